@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrc: out-of-tree build of mrc/mrc.ko, the mrcctl tool, and the test entry points.
+#   make                 module against KDIR (default: newest installed Debian kernel headers)
+#   make tools           tools/mrcctl/mrcctl
+#   make check           everything the README promises (see tools/testing/check.sh)
+#   make demo            boot the stock kernel and show mrc on the 8-plane topology
+
+KVER ?= $(shell ls -1 /usr/src | sed -n 's/^linux-headers-\(.*-amd64\)$$/\1/p' | sort -V | tail -n 1)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+W ?= 1
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) modules
+
+modules_install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+install: modules_install tools
+	$(MAKE) -C tools/mrcctl install
+
+tools:
+	$(MAKE) -C tools/mrcctl
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) C=2 CHECK=sparse modules
+
+check:
+	tools/testing/check.sh
+
+demo:
+	tools/testing/demo.sh
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tools/mrcctl clean
+	rm -rf .build
+
+.PHONY: all modules modules_install install tools sparse check demo clean

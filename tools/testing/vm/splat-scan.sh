@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Scan a guest's logs (console.log, dmesg.txt, kmemleak.txt in DIR) for kernel reports
+# that mean a bug even when the test command passed. Prints each report's first lines
+# and exits 1 if any; exits 0 on a clean log.
+set -u
+dir=$1
+# The header line of each class of report, as the 6.1 kernel prints it.
+pattern='BUG: |WARNING: |UBSAN: |Oops: |Oops\b|general protection fault|kernel BUG at|Kernel panic|'
+pattern+='INFO: task .* blocked for more than|INFO: rcu_.* stall|detected stalls on CPUs|'
+pattern+='unreferenced object 0x|Call Trace:|RIP: 0010:'
+found=0
+for f in console.log dmesg.txt kmemleak.txt; do
+	[ -s "$dir/$f" ] || continue
+	hits=$(grep -nE "$pattern" "$dir/$f" | head -n 20)
+	if [ -n "$hits" ]; then
+		echo "splat-scan: $dir/$f:"
+		echo "$hits" | sed 's/^/    /'
+		found=1
+	fi
+done
+exit $found
