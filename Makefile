@@ -6,7 +6,7 @@
 #   make check           everything the README promises (see tools/testing/check.sh)
 #   make demo            boot the stock kernel and show mrc on the 8-plane topology
 
-KVER ?= $(shell ls -1 /usr/src | sed -n 's/^linux-headers-\(.*-amd64\)$$/\1/p' | sort -V | tail -n 1)
+KVER ?= $(shell tools/testing/vm/stock-kver.sh)
 KDIR ?= /usr/src/linux-headers-$(KVER)
 W ?= 1
 

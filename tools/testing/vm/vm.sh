@@ -49,8 +49,7 @@ done
 
 case "$flavour" in
 stock)
-	kver=$(cd /boot && ls vmlinuz-*-amd64 2>/dev/null | sed 's/^vmlinuz-//' | sort -V | tail -n 1)
-	[ -n "$kver" ] || { echo "vm.sh: no Debian linux-image-*-amd64 installed" >&2; exit 2; }
+	kver=$("$here/stock-kver.sh")
 	bzimage=/boot/vmlinuz-$kver
 	kmods=/lib/modules/$kver
 	;;

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrc devices and their planes: creation and deletion, the per-namespace
+ * registry, tracking of the plane netdevs, and the "mrc" RDMA link type.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/if_arp.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/netns/generic.h>
+#include <rdma/rdma_netlink.h>
+
+#include "mrc.h"
+
+static unsigned int mrc_net_id __read_mostly;
+
+/*
+ * Set while the module goes away: unregistering the netdevice notifier replays
+ * NETDEV_UNREGISTER for every netdev, which deletes every device through the
+ * normal path, and that should not be logged as if the planes had vanished.
+ */
+static bool mrc_unloading;
+
+struct mrc_net *mrc_net(const struct net *net)
+{
+	return net_generic(net, mrc_net_id);
+}
+
+bool mrc_dev_name_valid(const char *name, struct netlink_ext_ack *extack,
+			const struct nlattr *attr)
+{
+	size_t len = strnlen(name, IFNAMSIZ);
+	size_t i;
+
+	if (!len) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "device name is empty");
+		return false;
+	}
+	if (len >= IFNAMSIZ) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "device name is too long");
+		return false;
+	}
+	/*
+	 * The name will also name the RDMA device and appear in sysfs paths
+	 * and in tools' output, so keep to characters that need no quoting.
+	 */
+	for (i = 0; i < len; i++) {
+		if (!isalnum(name[i]) && !strchr("_.-", name[i])) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "device name may only contain [a-zA-Z0-9_.-]");
+			return false;
+		}
+	}
+	return true;
+}
+
+struct mrc_device *mrc_dev_find(struct mrc_net *mn, const char *name)
+{
+	struct mrc_device *mdev;
+
+	lockdep_assert_held(&mn->lock);
+
+	list_for_each_entry(mdev, &mn->devices, list)
+		if (!strcmp(mdev->name, name))
+			return mdev;
+	return NULL;
+}
+
+static struct mrc_plane *mrc_plane_find(struct mrc_net *mn,
+					const struct net_device *ndev)
+{
+	struct mrc_device *mdev;
+	unsigned int i;
+
+	lockdep_assert_held(&mn->lock);
+
+	list_for_each_entry(mdev, &mn->devices, list)
+		for (i = 0; i < MRC_MAX_PLANES; i++)
+			if (mdev->planes[i] && mdev->planes[i]->ndev == ndev)
+				return mdev->planes[i];
+	return NULL;
+}
+
+static void mrc_plane_update(struct mrc_plane *plane)
+{
+	plane->up = netif_running(plane->ndev) &&
+		    netif_carrier_ok(plane->ndev);
+}
+
+static void mrc_plane_free(struct mrc_plane *plane)
+{
+	netdev_put(plane->ndev, &plane->tracker);
+	kfree(plane);
+}
+
+static void mrc_plane_remove(struct mrc_plane *plane)
+{
+	struct mrc_device *mdev = plane->mdev;
+
+	mdev->planes[plane->index] = NULL;
+	mdev->nplanes--;
+	mrc_plane_free(plane);
+}
+
+void mrc_dev_del(struct mrc_net *mn, struct mrc_device *mdev)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&mn->lock);
+
+	list_del(&mdev->list);
+	for (i = 0; i < MRC_MAX_PLANES; i++)
+		if (mdev->planes[i])
+			mrc_plane_remove(mdev->planes[i]);
+	kfree(mdev);
+}
+
+static bool mrc_plane_ndev_valid(const struct mrc_plane_req *req,
+				 const struct mrc_plane_req *prev,
+				 unsigned int nprev,
+				 struct netlink_ext_ack *extack)
+{
+	const struct net_device *ndev = req->ndev;
+	unsigned int i;
+
+	/* The data path will build Ethernet frames for every plane. */
+	if (ndev->flags & IFF_LOOPBACK) {
+		NL_SET_ERR_MSG_ATTR(extack, req->attr,
+				    "loopback device cannot be a plane");
+		return false;
+	}
+	if (ndev->type != ARPHRD_ETHER) {
+		NL_SET_ERR_MSG_ATTR(extack, req->attr,
+				    "plane netdev is not an Ethernet device");
+		return false;
+	}
+	for (i = 0; i < nprev; i++) {
+		if (prev[i].ndev == ndev) {
+			NL_SET_ERR_MSG_ATTR(extack, req->attr,
+					    "netdev listed twice as a plane");
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Called under RTNL, which keeps the requested netdevs registered until their
+ * references are taken and makes the checks on them stable.
+ */
+int mrc_dev_new(struct net *net, const char *name,
+		const struct nlattr *name_attr,
+		const struct mrc_plane_req *reqs, unsigned int nreqs,
+		struct netlink_ext_ack *extack)
+{
+	struct mrc_net *mn = mrc_net(net);
+	struct mrc_device *mdev;
+	unsigned int i;
+	int err;
+
+	ASSERT_RTNL();
+
+	if (!mrc_dev_name_valid(name, extack, name_attr))
+		return -EINVAL;
+	if (!nreqs) {
+		NL_SET_ERR_MSG(extack, "at least one plane is required");
+		return -EINVAL;
+	}
+	if (nreqs > MRC_MAX_PLANES) {
+		NL_SET_ERR_MSG(extack, "too many planes");
+		return -E2BIG;
+	}
+	for (i = 0; i < nreqs; i++)
+		if (!mrc_plane_ndev_valid(&reqs[i], reqs, i, extack))
+			return -EINVAL;
+
+	mdev = kzalloc(sizeof(*mdev), GFP_KERNEL_ACCOUNT);
+	if (!mdev)
+		return -ENOMEM;
+	mdev->net = net;
+	strscpy(mdev->name, name, sizeof(mdev->name));
+	for (i = 0; i < nreqs; i++) {
+		struct mrc_plane *plane;
+
+		plane = kzalloc(sizeof(*plane), GFP_KERNEL_ACCOUNT);
+		if (!plane) {
+			err = -ENOMEM;
+			goto err_free;
+		}
+		plane->mdev = mdev;
+		plane->index = i;
+		plane->ndev = reqs[i].ndev;
+		netdev_hold(plane->ndev, &plane->tracker, GFP_KERNEL);
+		strscpy(plane->ifname, plane->ndev->name, sizeof(plane->ifname));
+		mrc_plane_update(plane);
+		mdev->planes[i] = plane;
+		mdev->nplanes++;
+	}
+
+	mutex_lock(&mn->lock);
+	if (mrc_dev_find(mn, name)) {
+		NL_SET_ERR_MSG_ATTR(extack, name_attr,
+				    "an mrc device with this name already exists");
+		err = -EEXIST;
+		goto err_unlock;
+	}
+	for (i = 0; i < nreqs; i++) {
+		if (mrc_plane_find(mn, reqs[i].ndev)) {
+			NL_SET_ERR_MSG_ATTR(extack, reqs[i].attr,
+					    "plane already in use by another mrc device");
+			err = -EBUSY;
+			goto err_unlock;
+		}
+	}
+	/* Dumps resume by index, so an index must never come back. */
+	if (mn->next_index == U32_MAX) {
+		NL_SET_ERR_MSG(extack, "device index space exhausted");
+		err = -ENOSPC;
+		goto err_unlock;
+	}
+	mdev->index = mn->next_index++;
+	list_add_tail(&mdev->list, &mn->devices);
+	mn->genid++;
+	mutex_unlock(&mn->lock);
+	return 0;
+
+err_unlock:
+	mutex_unlock(&mn->lock);
+err_free:
+	for (i = 0; i < MRC_MAX_PLANES; i++)
+		if (mdev->planes[i])
+			mrc_plane_free(mdev->planes[i]);
+	kfree(mdev);
+	return err;
+}
+
+static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct mrc_plane *plane;
+	struct mrc_device *mdev;
+	struct mrc_net *mn;
+
+	switch (event) {
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+	case NETDEV_CHANGENAME:
+	case NETDEV_UNREGISTER:
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+
+	/*
+	 * Namespaces set up before our pernet init ran for them have no
+	 * state; they cannot have planes either.
+	 */
+	mn = mrc_net(dev_net(ndev));
+	if (!mn)
+		return NOTIFY_DONE;
+
+	mutex_lock(&mn->lock);
+	plane = mrc_plane_find(mn, ndev);
+	if (!plane)
+		goto out;
+	mdev = plane->mdev;
+
+	switch (event) {
+	case NETDEV_CHANGENAME:
+		strscpy(plane->ifname, ndev->name, sizeof(plane->ifname));
+		break;
+	case NETDEV_UNREGISTER:
+		/*
+		 * Also seen when the netdev moves to another namespace: a plane
+		 * must stay in its device's namespace, so it goes either way.
+		 */
+		if (!READ_ONCE(mrc_unloading))
+			pr_info("%s: plane %u lost, netdev %s unregistered\n",
+				mdev->name, plane->index, plane->ifname);
+		mrc_plane_remove(plane);
+		if (!mdev->nplanes) {
+			if (!READ_ONCE(mrc_unloading))
+				pr_info("%s: deleted, no plane left\n",
+					mdev->name);
+			mrc_dev_del(mn, mdev);
+		}
+		mn->genid++;
+		break;
+	default:
+		mrc_plane_update(plane);
+		break;
+	}
+out:
+	mutex_unlock(&mn->lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block mrc_netdev_notifier = {
+	.notifier_call = mrc_netdev_event,
+};
+
+static int __net_init mrc_net_init(struct net *net)
+{
+	struct mrc_net *mn = mrc_net(net);
+
+	mutex_init(&mn->lock);
+	INIT_LIST_HEAD(&mn->devices);
+	return 0;
+}
+
+/*
+ * Registered as a pernet device, so this runs before the namespace's netdevs
+ * are unregistered and the plane references are dropped here, early.  The
+ * mutex is not destroyed: the notifier still takes it for the unregistrations
+ * that follow, until the namespace's generic data is freed.
+ */
+static void __net_exit mrc_net_exit(struct net *net)
+{
+	struct mrc_net *mn = mrc_net(net);
+	struct mrc_device *mdev, *tmp;
+
+	mutex_lock(&mn->lock);
+	list_for_each_entry_safe(mdev, tmp, &mn->devices, list)
+		mrc_dev_del(mn, mdev);
+	mutex_unlock(&mn->lock);
+}
+
+static struct pernet_operations mrc_net_ops = {
+	.init = mrc_net_init,
+	.exit = mrc_net_exit,
+	.id = &mrc_net_id,
+	.size = sizeof(struct mrc_net),
+};
+
+/*
+ * "rdma link add NAME type mrc netdev DEV": a one-plane device made by the
+ * same code as MRC_CMD_DEV_NEW.  The RDMA core keeps no state about the link
+ * and only relays our return value, so success is reported even though no
+ * ib_device is registered yet; the device is visible through mrcctl only.
+ * Called with the RDMA core's link_ops_rwsem held for reading and a plain
+ * reference on @ndev, without RTNL.
+ */
+static int mrc_rdma_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	struct netlink_ext_ack extack = {};
+	struct mrc_plane_req req = { .ndev = ndev };
+	int err;
+
+	rtnl_lock();
+	/* Our reference does not stop an unregistration already under way. */
+	if (ndev->reg_state != NETREG_REGISTERED) {
+		NL_SET_ERR_MSG(&extack, "netdev is going away");
+		err = -ENODEV;
+	} else {
+		err = mrc_dev_new(dev_net(ndev), ibdev_name, NULL, &req, 1,
+				  &extack);
+	}
+	rtnl_unlock();
+
+	if (err)
+		pr_info("rdma link add %s on %s failed: %s (%d)\n", ibdev_name,
+			ndev->name, extack._msg ?: "error", err);
+	else
+		pr_info("rdma link add %s on %s: mrc device created, no RDMA device yet\n",
+			ibdev_name, ndev->name);
+	return err;
+}
+
+static struct rdma_link_ops mrc_link_ops = {
+	.type = "mrc",
+	.newlink = mrc_rdma_newlink,
+};
+
+int mrc_device_init(void)
+{
+	int err;
+
+	err = register_pernet_device(&mrc_net_ops);
+	if (err)
+		return err;
+
+	err = register_netdevice_notifier(&mrc_netdev_notifier);
+	if (err) {
+		unregister_pernet_device(&mrc_net_ops);
+		return err;
+	}
+
+	rdma_link_register(&mrc_link_ops);
+	return 0;
+}
+
+void mrc_device_exit(void)
+{
+	/* Waits for "rdma link add" calls in flight. */
+	rdma_link_unregister(&mrc_link_ops);
+
+	/*
+	 * Before the pernet ops: the notifier may run for any namespace until
+	 * it is gone and needs their mrc_net.  Its replay of NETDEV_UNREGISTER
+	 * deletes every device; the pernet exits then find nothing left.
+	 */
+	WRITE_ONCE(mrc_unloading, true);
+	unregister_netdevice_notifier(&mrc_netdev_notifier);
+	unregister_pernet_device(&mrc_net_ops);
+}

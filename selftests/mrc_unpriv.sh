@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every state-changing mrc netlink request is refused with EPERM to a caller without
+# CAP_NET_ADMIN (root with the capability dropped, and an ordinary user), and the
+# refused request changes nothing. The read-only version query stays open to all.
+. "$(dirname "$0")/lib.sh"
+
+mrc_require_root
+mrc_require_mrcctl
+command -v setpriv >/dev/null || mrc_skip "setpriv (util-linux) missing"
+trap topo_destroy EXIT
+topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
+mrc_load || { echo "# modprobe mrc failed"; exit $KSFT_FAIL; }
+
+nocap=(setpriv --inh-caps=-net_admin --bounding-set=-net_admin)
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+
+for who in nocap nobody; do
+	declare -n as=$who
+	run_rc ip netns exec "$H1" "${as[@]}" "$MRCCTL" dev add mrc1 plane p0
+	check "$who: dev add exits 2" "2" "$rc"
+	check "$who: dev add refused with EPERM" \
+		"Error: Operation not permitted (EPERM)" "$out"
+	check "$who: refused dev add created nothing" "[]" \
+		"$(ip netns exec "$H1" "$MRCCTL" -j dev show)"
+done
+
+run_rc ip netns exec "$H1" "$MRCCTL" dev add mrc0 plane p0 plane p1
+check "root: dev add succeeds" "0" "$rc"
+for who in nocap nobody; do
+	declare -n as=$who
+	run_rc ip netns exec "$H1" "${as[@]}" "$MRCCTL" dev del mrc0
+	check "$who: dev del refused with EPERM" \
+		"Error: Operation not permitted (EPERM)" "$out"
+	check "$who: device survives the refused dev del" "mrc0" \
+		"$(ip netns exec "$H1" "$MRCCTL" -j dev show | jq -r '.[0].name')"
+	run_rc ip netns exec "$H1" "${as[@]}" "$MRCCTL" -j version
+	check "$who: version query is allowed" "0" "$rc"
+	check "$who: version query answers" "1" "$(echo "$out" | jq -r .genl_version)"
+done
+mrc_finish

@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: install what is missing, build the module and tools against both kernels,
+# run the static checkers, the KUnit suites in the debug VM and the selftests in the
+# stock and the debug VM. Every KUnit case and every selftest counts on its own; the
+# last line is "N passed, N failed[, N skipped]" and the exit status is non-zero when
+# anything failed, including a kernel splat in either guest.
+#
+# Environment: MRC_CHECK_ONLY="stock debug kunit static" limits the stages (for a quick
+# loop while developing; make check itself always runs them all).
+set -uo pipefail
+tree=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$tree" || exit 1
+t=$tree/tools/testing
+logs=$tree/.build/check
+rm -rf "$logs"
+mkdir -p "$logs"
+only=${MRC_CHECK_ONLY:-static kunit stock debug}
+passed=0 failed=0 skipped=0
+failures=()
+
+result()
+{
+	case $1 in
+	pass) passed=$((passed + 1)); echo "ok - $2" ;;
+	fail) failed=$((failed + 1)); failures+=("$2"); echo "not ok - $2" ;;
+	skip) skipped=$((skipped + 1)); echo "ok - $2 # SKIP $3" ;;
+	esac
+}
+
+# step NAME LOGNAME CMD...: one counted step whose output goes to a log, shown on failure.
+step()
+{
+	local name=$1 log=$logs/$2.log
+	shift 2
+	if "$@" >"$log" 2>&1; then
+		result pass "$name"
+		return 0
+	fi
+	result fail "$name"
+	sed 's/^/#   /' "$log" | tail -n 40
+	return 1
+}
+
+wants() { [[ " $only " == *" $1 "* ]]; }
+
+# count_tap FILE PREFIX: count the selftest runner's top-level TAP lines.
+count_tap()
+{
+	local line n=0
+	while IFS= read -r line; do
+		if [[ $line =~ ^ok\ [0-9]+\ selftests:\ mrc:\ ([^ ]+)\ \#\ SKIP ]]; then
+			result skip "$2 ${BASH_REMATCH[1]}" "(exit 4)"
+		elif [[ $line =~ ^ok\ [0-9]+\ selftests:\ mrc:\ ([^ ]+) ]]; then
+			result pass "$2 ${BASH_REMATCH[1]}"
+		elif [[ $line =~ ^not\ ok\ [0-9]+\ selftests:\ mrc:\ (.+) ]]; then
+			result fail "$2 ${BASH_REMATCH[1]}"
+		else
+			continue
+		fi
+		n=$((n + 1))
+	done <"$1"
+	[ $n -gt 0 ] || result fail "$2 selftests reported no result"
+}
+
+# count_ktap FILE: KUnit cases are the 4-space-indented results inside each suite.
+count_ktap()
+{
+	local line suite= n=0
+	while IFS= read -r line; do
+		if [[ $line =~ ^\ {4}#\ Subtest:\ (.+)$ ]]; then
+			suite=${BASH_REMATCH[1]}
+		elif [[ $line =~ ^\ {4}ok\ [0-9]+\ (.+)\ \#\ SKIP(.*)$ ]]; then
+			result skip "kunit $suite.${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+			n=$((n + 1))
+		elif [[ $line =~ ^\ {4}ok\ [0-9]+\ (.+)$ ]]; then
+			result pass "kunit $suite.${BASH_REMATCH[1]}"
+			n=$((n + 1))
+		elif [[ $line =~ ^\ {4}not\ ok\ [0-9]+\ (.+)$ ]]; then
+			result fail "kunit $suite.${BASH_REMATCH[1]}"
+			n=$((n + 1))
+		elif [[ $line =~ ^not\ ok\ [0-9]+\ (.+)$ ]]; then
+			# a suite can fail outside its cases (init/exit)
+			result fail "kunit suite ${BASH_REMATCH[1]}"
+		fi
+	done <"$1"
+	[ $n -gt 0 ] || result fail "kunit reported no case"
+}
+
+# vm_run NAME FLAVOUR LOG CMD: boot, run, and count "guest log clean" on its own.
+vm_run()
+{
+	local name=$1 flavour=$2 log=$logs/$3.log out=$logs/$3-vm rc
+	shift 3
+	"$t/vm/vm.sh" --kernel "$flavour" --quiet --out "$out" -- "$@" >"$log" 2>&1
+	rc=$?
+	# the failures' own explanations, and the harness's verdict
+	grep -E '^(# )*(not ok|#   |vm.sh:|splat-scan:|    )' "$log" | sed 's/^/# /' || true
+	case $rc in
+	0) result pass "$name: guest log clean, status 0" ;;
+	125) result fail "$name: kernel splat in the guest log" ;;
+	124) result fail "$name: timed out" ;;
+	*) if "$t/vm/splat-scan.sh" "$out" >/dev/null; then
+		result pass "$name: guest log clean"
+	else
+		result fail "$name: kernel splat in the guest log"
+	fi ;;
+	esac
+	return 0
+}
+
+start=$(date +%s)
+step "packages installed" deps "$t/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+stock_ok=0 debug_ok=0
+step "build mrc.ko against stock $("$t/vm/stock-kver.sh") (W=1, no warnings)" build-stock \
+	"$t/build.sh" stock && stock_ok=1
+step "build mrcctl" build-tools make -s -C tools/mrcctl || stock_ok=0
+if wants static; then
+	step "checkpatch --strict" checkpatch "$t/checkpatch.sh"
+	step "sparse C=2 against stock headers" sparse "$t/build.sh" stock sparse
+fi
+if wants kunit || wants debug; then
+	step "debug kernel built or cached" debug-kernel "$t/vm/debug-kernel.sh" &&
+		step "build mrc.ko + mrc_test.ko against the debug kernel (W=1, no warnings)" \
+			build-debug "$t/build.sh" debug && debug_ok=1
+fi
+
+if wants stock; then
+	if [ $stock_ok = 1 ]; then
+		vm_run "stock VM selftests" stock stock-selftests selftests/run.sh
+		count_tap "$logs/stock-selftests.log" "stock:"
+	else
+		result skip "stock VM selftests" "(build failed)"
+	fi
+fi
+if wants kunit; then
+	if [ $debug_ok = 1 ]; then
+		vm_run "debug VM KUnit" debug kunit tools/testing/kunit.sh
+		count_ktap "$logs/kunit.log"
+	else
+		result skip "debug VM KUnit" "(build failed)"
+	fi
+fi
+if wants debug; then
+	if [ $debug_ok = 1 ] && [ $stock_ok = 1 ]; then
+		vm_run "debug VM selftests" debug debug-selftests selftests/run.sh
+		count_tap "$logs/debug-selftests.log" "debug:"
+	else
+		result skip "debug VM selftests" "(build failed)"
+	fi
+fi
+
+echo "# make check took $(( $(date +%s) - start )) s; logs in $logs"
+for f in "${failures[@]}"; do echo "# FAILED: $f"; done
+line="$passed passed, $failed failed"
+[ $skipped -gt 0 ] && line="$line, $skipped skipped"
+echo "$line"
+[ $failed -eq 0 ]

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# checkpatch.pl --strict over every C source and header of ours, with the script from
+# Debian's linux-source-6.1 (extracted once into the cache). Any error, warning or
+# check fails.
+set -euo pipefail
+tree=$(cd "$(dirname "$0")/../.." && pwd)
+cache=${MRC_CACHE:-/var/cache/mrc}
+srcver=$(dpkg-query -W -f '${Version}' linux-source-6.1)
+cp_dir=$cache/checkpatch-$srcver
+if [ ! -f "$cp_dir/.done" ]; then
+	mkdir -p "$cp_dir"
+	tar -C "$cp_dir" --strip-components=1 -xJf /usr/src/linux-source-6.1.tar.xz \
+		linux-source-6.1/scripts/checkpatch.pl linux-source-6.1/scripts/spelling.txt \
+		linux-source-6.1/scripts/const_structs.checkpatch
+	touch "$cp_dir/.done"
+fi
+cd "$tree"
+mapfile -t files < <(git ls-files -co --exclude-standard -- 'mrc/*.[ch]' 'include/*.h' 'tools/*.[ch]')
+[ ${#files[@]} -gt 0 ] || { echo "checkpatch.sh: no sources found" >&2; exit 1; }
+report=$(perl "$cp_dir/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
+	-f "${files[@]}" 2>&1) || true
+if [ -n "$report" ]; then
+	echo "$report"
+	exit 1
+fi
+echo "checkpatch: ${#files[@]} files clean"

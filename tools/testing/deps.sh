@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian packages mrc's build, tests and demo need; does nothing when they
+# are all present, so make check can call it every time.
+set -euo pipefail
+# Module and tools build and checkers; the VM (Debian kernel, QEMU, static busybox);
+# what tests run inside the guest.
+pkgs=(
+	build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync xz-utils gzip
+	pkg-config libmnl-dev sparse linux-source-6.1 linux-headers-amd64
+	linux-image-amd64 qemu-system-x86 busybox-static
+	iproute2 iputils-ping ethtool libcap2-bin util-linux jq python3
+	rdma-core ibverbs-utils rdmacm-utils perftest libibverbs-dev
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >&2
+apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
