@@ -96,7 +96,8 @@ vm_run()
 	"$t/vm/vm.sh" --kernel "$flavour" --quiet --out "$out" -- "$@" >"$log" 2>&1
 	rc=$?
 	# the failures' own explanations, and the harness's verdict
-	grep -E '^(# )*(not ok|#   |vm.sh:|splat-scan:|    )' "$log" | sed 's/^/# /' || true
+	grep -E '^(# )*(not ok|#   |vm.sh:|splat-scan:)|EXPECTATION FAILED|ASSERTION FAILED|^ {4}[^ ]' \
+		"$log" | grep -vE '^ {4}(ok|#|1\.\.|KTAP)' | sed 's/^/# /' || true
 	case $rc in
 	0) result pass "$name: guest log clean, status 0" ;;
 	125) result fail "$name: kernel splat in the guest log" ;;
@@ -124,6 +125,9 @@ if wants kunit || wants debug; then
 	step "debug kernel built or cached" debug-kernel "$t/vm/debug-kernel.sh" &&
 		step "build mrc.ko + mrc_test.ko against the debug kernel (W=1, no warnings)" \
 			build-debug "$t/build.sh" debug && debug_ok=1
+	# The KUnit suites only build against the debug kernel: check them there too.
+	wants static && [ $debug_ok = 1 ] &&
+		step "sparse C=2 against the debug kernel" sparse-debug "$t/build.sh" debug sparse
 fi
 
 if wants stock; then
