@@ -64,6 +64,19 @@ check_match()
 	fi
 }
 
+# check_eventually DESCRIPTION EXPECTED CMD...: for state the kernel updates
+# asynchronously (carrier changes reach notifiers through the linkwatch work): poll
+# CMD until it prints EXPECTED, failing after 5 s.
+check_eventually()
+{
+	local what=$1 want=$2 got deadline=$((SECONDS + 5))
+	shift 2
+	while got=$("$@" 2>&1); [ "$got" != "$want" ] && [ $SECONDS -lt $deadline ]; do
+		sleep 0.05
+	done
+	check "$what" "$want" "$got"
+}
+
 # run_rc CMD...: run a command, capture its combined output in $out and status in $rc.
 run_rc()
 {

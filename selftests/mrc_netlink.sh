@@ -49,16 +49,15 @@ check "dev show JSON: all planes up" "up" \
 check "dev show NAME is an array of one" "1" "$(c1 -j dev show mrc0 | jq length)"
 check "device is local to its namespace" "[]" "$(c2 -j dev show)"
 
+plane2() { c1 -j dev show mrc0 | jq -r '.[0].planes[2].state'; }
 ip -n "$H1" link set p2 down
-check "plane follows its netdev down" "down" \
-	"$(c1 -j dev show mrc0 | jq -r '.[0].planes[2].state')"
+check "plane follows its netdev down" "down" "$(plane2)"
 ip -n "$H1" link set p2 up
-check "plane follows its netdev up" "up" \
-	"$(c1 -j dev show mrc0 | jq -r '.[0].planes[2].state')"
+check_eventually "plane follows its netdev up" "up" plane2
 ip -n "$H2" link set p2 down
-check "plane follows lost carrier (peer down)" "down" \
-	"$(c1 -j dev show mrc0 | jq -r '.[0].planes[2].state')"
+check_eventually "plane follows lost carrier (peer down)" "down" plane2
 ip -n "$H2" link set p2 up
+check_eventually "plane follows regained carrier (peer up)" "up" plane2
 
 # errors: exit status 2 and the errno name
 expect_err()

@@ -96,8 +96,8 @@ vm_run()
 	"$t/vm/vm.sh" --kernel "$flavour" --quiet --out "$out" -- "$@" >"$log" 2>&1
 	rc=$?
 	# the failures' own explanations, and the harness's verdict
-	grep -E '^(# )*(not ok|#   |vm.sh:|splat-scan:)|EXPECTATION FAILED|ASSERTION FAILED|^ {4}[^ ]' \
-		"$log" | grep -vE '^ {4}(ok|#|1\.\.|KTAP)' | sed 's/^/# /' || true
+	grep -E '^(# )*(not ok|#   |vm.sh:|splat-scan:)|FAILED at|^ {4}Expected|^ {8}[^ ]' \
+		"$log" | sed 's/^/# /' || true
 	case $rc in
 	0) result pass "$name: guest log clean, status 0" ;;
 	125) result fail "$name: kernel splat in the guest log" ;;
