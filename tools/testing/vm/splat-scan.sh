@@ -4,13 +4,24 @@
 # Scan a guest's logs (console.log, dmesg.txt, kmemleak.txt in DIR) for kernel reports
 # that mean a bug even when the test command passed. Prints each report's first lines
 # and exits 1 if any; exits 0 on a clean log.
+#
+#   splat-scan.sh [--boot] DIR
+# --boot: only the console lines before the guest started the command (guest.sh's
+# "mrc-vm: ... running:" line), i.e. reports the kernel made while booting.
 set -u
+boot=0
+[ "$1" = --boot ] && { boot=1; shift; }
 dir=$1
 # The header line of each class of report, as the 6.1 kernel prints it.
 pattern='BUG: |WARNING: |UBSAN: |Oops: |Oops\b|general protection fault|kernel BUG at|Kernel panic|'
 pattern+='INFO: task .* blocked for more than|INFO: rcu_.* stall|detected stalls on CPUs|'
 pattern+='unreferenced object 0x|Call Trace:|RIP: 0010:'
 found=0
+if [ $boot = 1 ]; then
+	[ -s "$dir/console.log" ] || exit 0
+	sed '/^mrc-vm: .* running: /q' "$dir/console.log" | grep -qE "$pattern" && exit 1
+	exit 0
+fi
 for f in console.log dmesg.txt kmemleak.txt; do
 	[ -s "$dir/$f" ] || continue
 	hits=$(grep -nE "$pattern" "$dir/$f" | head -n 20)
