@@ -31,13 +31,20 @@ static int __init mrc_init(void)
 	if (err)
 		return err;
 
-	err = mrc_genl_init();
+	err = mrc_profile_init();
 	if (err)
 		goto err_device;
+
+	/* Last: requests may arrive as soon as the family is registered. */
+	err = mrc_genl_init();
+	if (err)
+		goto err_profile;
 
 	pr_info("version %s loaded, udp port %u\n", MRC_VERSION, mrc_udp_port);
 	return 0;
 
+err_profile:
+	mrc_profile_exit();
 err_device:
 	mrc_device_exit();
 	return err;
@@ -47,6 +54,7 @@ static void __exit mrc_exit(void)
 {
 	/* No new requests first, then the objects they could have created. */
 	mrc_genl_exit();
+	mrc_profile_exit();
 	mrc_device_exit();
 	pr_info("unloaded\n");
 }

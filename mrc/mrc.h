@@ -11,7 +11,9 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 #include <net/net_namespace.h>
 #include <net/netlink.h>
 #include <linux/mrc.h>
@@ -75,13 +77,121 @@ struct mrc_device {
  * @devices: mrc devices of the namespace, in increasing index order
  * @next_index: index of the next device created
  * @genid: bumped on every change of @devices, to flag interrupted dumps
+ * @evprofs: EV profiles (struct mrc_evprof) by id; changed and walked only
+ *	under @lock (the xarray's own spinlock adds nothing)
+ * @ccprofs: CC profiles (struct mrc_ccprof) by id, the same way
+ * @prof_genid: bumped on every creation and deletion of a profile, to flag
+ *	interrupted profile dumps
  */
 struct mrc_net {
 	struct mutex lock; /* see "Locking" above */
 	struct list_head devices;
 	u32 next_index;
 	u32 genid;
+	struct xarray evprofs;
+	struct xarray ccprofs;
+	u32 prof_genid;
 };
+
+/*
+ * Profiles
+ * --------
+ * Control objects of the namespace, created and changed by the controller
+ * over netlink, in process context under mrc_net.lock.  QPs will name their
+ * EV and CC profiles by id (the provider issue).  include/uapi/linux/mrc.h
+ * documents every field, its range and default.
+ */
+
+/**
+ * struct mrc_evprof_cfg - settings of one EV profile
+ * @state: enum mrc_profile_state
+ * @mode: enum mrc_ev_mode
+ * @format: enum mrc_ev_format
+ * @min_active_set: @min_active was given by the controller; until then it
+ *	follows @ev_count
+ * @ev_count: EVs a QP sprays over
+ * @min_active: floor on the EVs a QP keeps out of ASSUMED_BAD
+ * @backups: backup EVs per plane
+ * @event_mask: MRC_EV_EVENT_* transitions to report
+ * @n_entries: number of values in @entries
+ * @entries: explicit EVs (EXP mode), kmalloc'ed, NULL when @n_entries is 0
+ */
+struct mrc_evprof_cfg {
+	u8 state;
+	u8 mode;
+	u8 format;
+	bool min_active_set;
+	u32 ev_count;
+	u32 min_active;
+	u32 backups;
+	u32 event_mask;
+	u32 n_entries;
+	u64 *entries;
+};
+
+/* An EV profile, stored in mrc_net.evprofs at index @id. */
+struct mrc_evprof {
+	u32 id;
+	struct mrc_evprof_cfg cfg;
+};
+
+/**
+ * struct mrc_ccprof_cfg - settings of one CC profile (NSCC)
+ * @state: enum mrc_profile_state
+ * @algo: enum mrc_cc_algo
+ * @base_rtt_us: RTT of an idle path
+ * @target_delay_us: RTT above which the window stops growing fast
+ * @qa_threshold_us: RTT that triggers quick adapt; 0 turns it off
+ * @min_cwnd: smallest window, bytes
+ * @max_cwnd: largest window, bytes
+ * @gamma: multiplicative decrease gain, 1/1000
+ * @max_md_jump: largest cut of one decrease, 1/1000 of the window
+ * @eta: proportional increase gain, bytes per ACK
+ * @fi: fair increase, bytes per window acknowledged
+ */
+struct mrc_ccprof_cfg {
+	u8 state;
+	u8 algo;
+	u32 base_rtt_us;
+	u32 target_delay_us;
+	u32 qa_threshold_us;
+	u32 min_cwnd;
+	u32 max_cwnd;
+	u32 gamma;
+	u32 max_md_jump;
+	u32 eta;
+	u32 fi;
+};
+
+/* A CC profile, stored in mrc_net.ccprofs at index @id. */
+struct mrc_ccprof {
+	u32 id;
+	struct mrc_ccprof_cfg cfg;
+};
+
+/* Defaults of the settings the controller leaves out (documented in uapi). */
+#define MRC_EVPROF_EV_COUNT_DEFAULT	128
+#define MRC_EVPROF_BACKUPS_DEFAULT	4
+#define MRC_CCPROF_BASE_RTT_US_DEFAULT	20
+#define MRC_CCPROF_TARGET_US_DEFAULT	30
+#define MRC_CCPROF_QA_US_DEFAULT	120
+#define MRC_CCPROF_MIN_CWND_DEFAULT	4096
+#define MRC_CCPROF_MAX_CWND_DEFAULT	1048576
+#define MRC_CCPROF_GAMMA_DEFAULT	800
+#define MRC_CCPROF_MAX_MD_JUMP_DEFAULT	500
+#define MRC_CCPROF_ETA_DEFAULT		512
+#define MRC_CCPROF_FI_DEFAULT		4096
+
+/* Limits of the CC parameters, shared by the netlink policy and the checks. */
+#define MRC_CCPROF_US_MAX		1000000
+#define MRC_CCPROF_CWND_MIN		256
+#define MRC_CCPROF_CWND_MAX		SZ_1G
+#define MRC_CCPROF_PERMILLE_MAX		1000
+#define MRC_CCPROF_ETA_MAX		65536
+#define MRC_CCPROF_FI_MAX		SZ_1M
+
+/* Largest STEV entry: a 20-bit flow label above a 16-bit source port. */
+#define MRC_EV_STEV_MAX			((1ULL << 36) - 1)
 
 /* One plane requested by DEV_NEW; @attr only locates errors for extack. */
 struct mrc_plane_req {
@@ -104,6 +214,33 @@ int mrc_dev_new(struct net *net, const char *name,
 		const struct mrc_plane_req *reqs, unsigned int nreqs,
 		struct netlink_ext_ack *extack);
 void mrc_dev_del(struct mrc_net *mn, struct mrc_device *mdev);
+
+/* profile.c: pure checks, usable without locks (and from KUnit) */
+u32 mrc_evprof_min_active_default(u32 ev_count);
+void mrc_evprof_defaults(struct mrc_evprof_cfg *cfg);
+void mrc_ccprof_defaults(struct mrc_ccprof_cfg *cfg);
+u64 mrc_ev_format_max(u8 format);
+int mrc_ev_entries_check(u8 format, const u64 *entries, u32 n,
+			 struct netlink_ext_ack *extack);
+int mrc_evprof_check(const struct mrc_evprof_cfg *cfg,
+		     struct netlink_ext_ack *extack);
+int mrc_ccprof_check(const struct mrc_ccprof_cfg *cfg,
+		     struct netlink_ext_ack *extack);
+int mrc_profile_state_check(u8 state, struct netlink_ext_ack *extack);
+int mrc_evprof_may_change(u8 old_state, u8 new_state, u32 changed,
+			  struct netlink_ext_ack *extack);
+int mrc_ccprof_may_change(u8 old_state, u8 new_state, u32 changed,
+			  struct netlink_ext_ack *extack);
+
+/* profile.c: the objects, under mrc_net.lock */
+int mrc_profile_init(void);
+void mrc_profile_exit(void);
+int mrc_evprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
+		     struct netlink_ext_ack *extack);
+int mrc_ccprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
+		     struct netlink_ext_ack *extack);
+int mrc_evprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
+int mrc_ccprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
 
 /* netlink.c */
 int mrc_genl_init(void);

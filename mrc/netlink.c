@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "mrc" generic netlink family: version query and device management.
+ * The "mrc" generic netlink family: version query, device management, and
+ * EV and CC profiles.
  * include/uapi/linux/mrc.h documents the messages; Documentation/netlink.md
  * lists every error with its extended ack message.
  */
@@ -36,10 +37,97 @@ static const struct nla_policy mrc_planes_policy[MRC_A_PLANES_MAX + 1] = {
 	[MRC_A_PLANE] = NLA_POLICY_NESTED(mrc_plane_policy),
 };
 
+static const struct nla_policy mrc_ev_entries_policy[MRC_A_EV_ENTRIES_MAX + 1] = {
+	[MRC_A_EV_ENTRY] = { .type = NLA_U64 },
+};
+
+static struct netlink_range_validation mrc_prof_id_range = {
+	.min = 1,
+	.max = MRC_PROFILE_ID_MAX,
+};
+
+static struct netlink_range_validation mrc_ev_count_range = {
+	.min = 1,
+	.max = MRC_MAX_EVS,
+};
+
+/* Cross-field rules (min_active <= ev_count, ...) are checked in profile.c. */
+static const struct nla_policy mrc_evprof_policy[MRC_A_EVPROF_MAX + 1] = {
+	[MRC_A_EVPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_prof_id_range),
+	[MRC_A_EVPROF_STATE] = NLA_POLICY_MAX(NLA_U8,
+					      MRC_PROFILE_STATE_ONLINE),
+	[MRC_A_EVPROF_MODE] = NLA_POLICY_MAX(NLA_U8, MRC_EV_MODE_GEN),
+	[MRC_A_EVPROF_FORMAT] = NLA_POLICY_MAX(NLA_U8, MRC_EV_FORMAT_SRV6),
+	[MRC_A_EVPROF_EV_COUNT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&mrc_ev_count_range),
+	[MRC_A_EVPROF_MIN_ACTIVE] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							  &mrc_ev_count_range),
+	[MRC_A_EVPROF_BACKUPS] = NLA_POLICY_MAX(NLA_U32, MRC_MAX_BACKUPS),
+	[MRC_A_EVPROF_EVENT_MASK] = NLA_POLICY_MASK(NLA_U32, MRC_EV_EVENTS_ALL),
+	[MRC_A_EVPROF_ENTRIES] = NLA_POLICY_NESTED(mrc_ev_entries_policy),
+};
+
+static struct netlink_range_validation mrc_cc_us_range = {
+	.min = 1,
+	.max = MRC_CCPROF_US_MAX,
+};
+
+static struct netlink_range_validation mrc_cc_qa_range = {
+	.min = 0,
+	.max = MRC_CCPROF_US_MAX,
+};
+
+static struct netlink_range_validation mrc_cc_cwnd_range = {
+	.min = MRC_CCPROF_CWND_MIN,
+	.max = MRC_CCPROF_CWND_MAX,
+};
+
+static struct netlink_range_validation mrc_cc_permille_range = {
+	.min = 1,
+	.max = MRC_CCPROF_PERMILLE_MAX,
+};
+
+/* NLA_POLICY_MAX() holds an s16: larger bounds need a range struct. */
+static struct netlink_range_validation mrc_cc_eta_range = {
+	.min = 0,
+	.max = MRC_CCPROF_ETA_MAX,
+};
+
+static struct netlink_range_validation mrc_cc_fi_range = {
+	.min = 0,
+	.max = MRC_CCPROF_FI_MAX,
+};
+
+static const struct nla_policy mrc_ccprof_policy[MRC_A_CCPROF_MAX + 1] = {
+	[MRC_A_CCPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_prof_id_range),
+	[MRC_A_CCPROF_STATE] = NLA_POLICY_MAX(NLA_U8,
+					      MRC_PROFILE_STATE_ONLINE),
+	[MRC_A_CCPROF_ALGO] = NLA_POLICY_RANGE(NLA_U8, MRC_CC_ALGO_NSCC,
+					       MRC_CC_ALGO_NSCC),
+	[MRC_A_CCPROF_BASE_RTT_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &mrc_cc_us_range),
+	[MRC_A_CCPROF_TARGET_DELAY_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							       &mrc_cc_us_range),
+	[MRC_A_CCPROF_QA_THRESHOLD_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							       &mrc_cc_qa_range),
+	[MRC_A_CCPROF_MIN_CWND] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&mrc_cc_cwnd_range),
+	[MRC_A_CCPROF_MAX_CWND] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&mrc_cc_cwnd_range),
+	[MRC_A_CCPROF_GAMMA] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						     &mrc_cc_permille_range),
+	[MRC_A_CCPROF_MAX_MD_JUMP] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &mrc_cc_permille_range),
+	[MRC_A_CCPROF_ETA] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_cc_eta_range),
+	[MRC_A_CCPROF_FI] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_cc_fi_range),
+};
+
 /* Attributes that are only ever sent by the kernel have no entry: rejected. */
 static const struct nla_policy mrc_policy[MRC_A_MAX + 1] = {
 	[MRC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[MRC_A_DEV_PLANES] = NLA_POLICY_NESTED(mrc_planes_policy),
+	[MRC_A_EVPROF] = NLA_POLICY_NESTED(mrc_evprof_policy),
+	[MRC_A_CCPROF] = NLA_POLICY_NESTED(mrc_ccprof_policy),
 };
 
 static struct genl_family mrc_genl_family;
@@ -330,6 +418,368 @@ static int mrc_nl_dev_del(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/* ---- EV and CC profiles ------------------------------------------------ */
+
+/* What the handlers of one kind of profile need to find its attributes. */
+struct mrc_nl_prof_kind {
+	int nest;
+	int id;
+	unsigned int max;
+	const struct nla_policy *policy;
+};
+
+static const struct mrc_nl_prof_kind mrc_nl_evprof_kind = {
+	.nest = MRC_A_EVPROF,
+	.id = MRC_A_EVPROF_ID,
+	.max = MRC_A_EVPROF_MAX,
+	.policy = mrc_evprof_policy,
+};
+
+static const struct mrc_nl_prof_kind mrc_nl_ccprof_kind = {
+	.nest = MRC_A_CCPROF,
+	.id = MRC_A_CCPROF_ID,
+	.max = MRC_A_CCPROF_MAX,
+	.policy = mrc_ccprof_policy,
+};
+
+/* Fills @tb (kind->max + 1 entries) from the request's nest; needs the id. */
+static int mrc_nl_prof_parse(struct genl_info *info,
+			     const struct mrc_nl_prof_kind *kind,
+			     struct nlattr **tb)
+{
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, kind->nest)) {
+		if (kind->nest == MRC_A_EVPROF)
+			NL_SET_ERR_MSG(info->extack,
+				       "missing evprofile attributes");
+		else
+			NL_SET_ERR_MSG(info->extack,
+				       "missing ccprofile attributes");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, kind->max, info->attrs[kind->nest],
+			       kind->policy, info->extack);
+	if (err)
+		return err;
+	if (!tb[kind->id]) {
+		if (kind->nest == MRC_A_EVPROF)
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[kind->nest],
+					    "missing evprofile id");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[kind->nest],
+					    "missing ccprofile id");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static size_t mrc_nl_evprof_size(const struct mrc_evprof *prof)
+{
+	return nla_total_size(0) +			/* MRC_A_EVPROF */
+	       5 * nla_total_size(sizeof(u32)) +	/* id .. event_mask */
+	       3 * nla_total_size(sizeof(u8)) +	/* state, mode, format */
+	       nla_total_size(sizeof(u32)) +		/* backups */
+	       nla_total_size(0) +			/* MRC_A_EVPROF_ENTRIES */
+	       prof->cfg.n_entries * nla_total_size_64bit(sizeof(u64));
+}
+
+/* Caller holds mrc_net.lock. */
+static int mrc_nl_put_evprof(struct sk_buff *skb, const struct mrc_evprof *prof,
+			     u32 portid, u32 seq, int flags,
+			     struct netlink_callback *cb)
+{
+	const struct mrc_evprof_cfg *cfg = &prof->cfg;
+	struct nlattr *nest, *entries;
+	void *hdr;
+	u32 i;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags,
+			  MRC_CMD_EVPROF_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
+
+	nest = nla_nest_start(skb, MRC_A_EVPROF);
+	if (!nest)
+		goto cancel;
+	if (nla_put_u32(skb, MRC_A_EVPROF_ID, prof->id) ||
+	    nla_put_u8(skb, MRC_A_EVPROF_STATE, cfg->state) ||
+	    nla_put_u8(skb, MRC_A_EVPROF_MODE, cfg->mode) ||
+	    nla_put_u8(skb, MRC_A_EVPROF_FORMAT, cfg->format) ||
+	    nla_put_u32(skb, MRC_A_EVPROF_EV_COUNT, cfg->ev_count) ||
+	    nla_put_u32(skb, MRC_A_EVPROF_MIN_ACTIVE, cfg->min_active) ||
+	    nla_put_u32(skb, MRC_A_EVPROF_BACKUPS, cfg->backups) ||
+	    nla_put_u32(skb, MRC_A_EVPROF_EVENT_MASK, cfg->event_mask))
+		goto cancel;
+	entries = nla_nest_start(skb, MRC_A_EVPROF_ENTRIES);
+	if (!entries)
+		goto cancel;
+	for (i = 0; i < cfg->n_entries; i++)
+		if (nla_put_u64_64bit(skb, MRC_A_EV_ENTRY, cfg->entries[i],
+				      MRC_A_EV_ENTRIES_PAD))
+			goto cancel;
+	nla_nest_end(skb, entries);
+	nla_nest_end(skb, nest);
+
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static size_t mrc_nl_ccprof_size(void)
+{
+	return nla_total_size(0) +			/* MRC_A_CCPROF */
+	       2 * nla_total_size(sizeof(u8)) +	/* state, algo */
+	       10 * nla_total_size(sizeof(u32));	/* id, parameters */
+}
+
+/* Caller holds mrc_net.lock. */
+static int mrc_nl_put_ccprof(struct sk_buff *skb, const struct mrc_ccprof *prof,
+			     u32 portid, u32 seq, int flags,
+			     struct netlink_callback *cb)
+{
+	const struct mrc_ccprof_cfg *cfg = &prof->cfg;
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags,
+			  MRC_CMD_CCPROF_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
+
+	nest = nla_nest_start(skb, MRC_A_CCPROF);
+	if (!nest)
+		goto cancel;
+	if (nla_put_u32(skb, MRC_A_CCPROF_ID, prof->id) ||
+	    nla_put_u8(skb, MRC_A_CCPROF_STATE, cfg->state) ||
+	    nla_put_u8(skb, MRC_A_CCPROF_ALGO, cfg->algo) ||
+	    nla_put_u32(skb, MRC_A_CCPROF_BASE_RTT_US, cfg->base_rtt_us) ||
+	    nla_put_u32(skb, MRC_A_CCPROF_TARGET_DELAY_US,
+			cfg->target_delay_us) ||
+	    nla_put_u32(skb, MRC_A_CCPROF_QA_THRESHOLD_US,
+			cfg->qa_threshold_us) ||
+	    nla_put_u32(skb, MRC_A_CCPROF_MIN_CWND, cfg->min_cwnd) ||
+	    nla_put_u32(skb, MRC_A_CCPROF_MAX_CWND, cfg->max_cwnd) ||
+	    nla_put_u32(skb, MRC_A_CCPROF_GAMMA, cfg->gamma) ||
+	    nla_put_u32(skb, MRC_A_CCPROF_MAX_MD_JUMP, cfg->max_md_jump) ||
+	    nla_put_u32(skb, MRC_A_CCPROF_ETA, cfg->eta) ||
+	    nla_put_u32(skb, MRC_A_CCPROF_FI, cfg->fi))
+		goto cancel;
+	nla_nest_end(skb, nest);
+
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int mrc_nl_evprof_apply(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *tb[MRC_A_EVPROF_MAX + 1];
+	bool create = info->genlhdr->cmd == MRC_CMD_EVPROF_NEW;
+	int err;
+
+	err = mrc_nl_prof_parse(info, &mrc_nl_evprof_kind, tb);
+	if (err)
+		return err;
+
+	mutex_lock(&mn->lock);
+	err = mrc_evprof_apply(mn, tb, create, info->extack);
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+static int mrc_nl_evprof_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *tb[MRC_A_EVPROF_MAX + 1];
+	int err;
+
+	err = mrc_nl_prof_parse(info, &mrc_nl_evprof_kind, tb);
+	if (err)
+		return err;
+
+	mutex_lock(&mn->lock);
+	err = mrc_evprof_del(mn, nla_get_u32(tb[MRC_A_EVPROF_ID]),
+			     info->extack);
+	mutex_unlock(&mn->lock);
+	if (err)
+		NL_SET_BAD_ATTR(info->extack, tb[MRC_A_EVPROF_ID]);
+	return err;
+}
+
+static int mrc_nl_evprof_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *tb[MRC_A_EVPROF_MAX + 1];
+	struct mrc_evprof *prof;
+	struct sk_buff *msg;
+	int err;
+
+	err = mrc_nl_prof_parse(info, &mrc_nl_evprof_kind, tb);
+	if (err)
+		return err;
+
+	mutex_lock(&mn->lock);
+	prof = xa_load(&mn->evprofs, nla_get_u32(tb[MRC_A_EVPROF_ID]));
+	if (!prof) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_A_EVPROF_ID],
+				    "no such evprofile");
+		mutex_unlock(&mn->lock);
+		return -ENOENT;
+	}
+	msg = genlmsg_new(mrc_nl_evprof_size(prof), GFP_KERNEL);
+	if (!msg) {
+		mutex_unlock(&mn->lock);
+		return -ENOMEM;
+	}
+	err = mrc_nl_put_evprof(msg, prof, info->snd_portid, info->snd_seq, 0,
+				NULL);
+	mutex_unlock(&mn->lock);
+
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/*
+ * cb->args[0] holds the id of the next profile to send; the xarray walks ids
+ * in increasing order, so profiles deleted between parts never make a dump
+ * skip or repeat one that stays.
+ */
+static int mrc_nl_evprof_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
+	struct mrc_evprof *prof;
+	unsigned long id;
+	int err = 0;
+
+	mutex_lock(&mn->lock);
+	cb->seq = mn->prof_genid;
+	xa_for_each_start(&mn->evprofs, id, prof, cb->args[0]) {
+		err = mrc_nl_put_evprof(skb, prof, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
+		if (err)
+			break;
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&mn->lock);
+
+	/* A full profile (256 entries) fits an empty part of NLMSG_GOODSIZE. */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+static int mrc_nl_ccprof_apply(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *tb[MRC_A_CCPROF_MAX + 1];
+	bool create = info->genlhdr->cmd == MRC_CMD_CCPROF_NEW;
+	int err;
+
+	err = mrc_nl_prof_parse(info, &mrc_nl_ccprof_kind, tb);
+	if (err)
+		return err;
+
+	mutex_lock(&mn->lock);
+	err = mrc_ccprof_apply(mn, tb, create, info->extack);
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+static int mrc_nl_ccprof_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *tb[MRC_A_CCPROF_MAX + 1];
+	int err;
+
+	err = mrc_nl_prof_parse(info, &mrc_nl_ccprof_kind, tb);
+	if (err)
+		return err;
+
+	mutex_lock(&mn->lock);
+	err = mrc_ccprof_del(mn, nla_get_u32(tb[MRC_A_CCPROF_ID]),
+			     info->extack);
+	mutex_unlock(&mn->lock);
+	if (err)
+		NL_SET_BAD_ATTR(info->extack, tb[MRC_A_CCPROF_ID]);
+	return err;
+}
+
+static int mrc_nl_ccprof_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *tb[MRC_A_CCPROF_MAX + 1];
+	struct mrc_ccprof *prof;
+	struct sk_buff *msg;
+	int err;
+
+	err = mrc_nl_prof_parse(info, &mrc_nl_ccprof_kind, tb);
+	if (err)
+		return err;
+
+	msg = genlmsg_new(mrc_nl_ccprof_size(), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	mutex_lock(&mn->lock);
+	prof = xa_load(&mn->ccprofs, nla_get_u32(tb[MRC_A_CCPROF_ID]));
+	if (!prof) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_A_CCPROF_ID],
+				    "no such ccprofile");
+		err = -ENOENT;
+	} else {
+		err = mrc_nl_put_ccprof(msg, prof, info->snd_portid,
+					info->snd_seq, 0, NULL);
+	}
+	mutex_unlock(&mn->lock);
+
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* Same resumption rule as mrc_nl_evprof_dump(). */
+static int mrc_nl_ccprof_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
+	struct mrc_ccprof *prof;
+	unsigned long id;
+	int err = 0;
+
+	mutex_lock(&mn->lock);
+	cb->seq = mn->prof_genid;
+	xa_for_each_start(&mn->ccprofs, id, prof, cb->args[0]) {
+		err = mrc_nl_put_ccprof(skb, prof, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
+		if (err)
+			break;
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&mn->lock);
+
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
 /*
  * GENL_ADMIN_PERM, not GENL_UNS_ADMIN_PERM: an mrc device will register an
  * RDMA device, a system-wide object, and "rdma link add" itself requires
@@ -353,6 +803,46 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 	{
 		.cmd = MRC_CMD_DEV_DEL,
 		.doit = mrc_nl_dev_del,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_EVPROF_NEW,
+		.doit = mrc_nl_evprof_apply,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_EVPROF_SET,
+		.doit = mrc_nl_evprof_apply,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_EVPROF_GET,
+		.doit = mrc_nl_evprof_get,
+		.dumpit = mrc_nl_evprof_dump,
+	},
+	{
+		.cmd = MRC_CMD_EVPROF_DEL,
+		.doit = mrc_nl_evprof_del,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_CCPROF_NEW,
+		.doit = mrc_nl_ccprof_apply,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_CCPROF_SET,
+		.doit = mrc_nl_ccprof_apply,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_CCPROF_GET,
+		.doit = mrc_nl_ccprof_get,
+		.dumpit = mrc_nl_ccprof_dump,
+	},
+	{
+		.cmd = MRC_CMD_CCPROF_DEL,
+		.doit = mrc_nl_ccprof_del,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

@@ -76,6 +76,82 @@
  *
  * Deletes the device named by MRC_A_DEV_NAME.
  *
+ * MRC_CMD_EVPROF_NEW, MRC_CMD_EVPROF_SET (do, admin)
+ * ---------------------------------------------------
+ *
+ * An EV profile says how a QP picks its entropy values (EVs, i.e. paths).
+ * Profiles are per namespace, named by an id the controller chooses; QPs will
+ * name their EV and CC profiles by id.  Both commands take one nest:
+ *
+ *    MRC_A_EVPROF: NLA_NESTED
+ *        MRC_A_EVPROF_ID: NLA_U32, 1 .. MRC_PROFILE_ID_MAX, required
+ *        MRC_A_EVPROF_STATE: NLA_U8, enum mrc_profile_state (SET only)
+ *        MRC_A_EVPROF_MODE: NLA_U8, enum mrc_ev_mode (default AUTO)
+ *        MRC_A_EVPROF_FORMAT: NLA_U8, enum mrc_ev_format (default UDP)
+ *        MRC_A_EVPROF_EV_COUNT: NLA_U32, 1 .. MRC_MAX_EVS (default 128)
+ *        MRC_A_EVPROF_MIN_ACTIVE: NLA_U32, 1 .. EV_COUNT (default: EV_COUNT
+ *                                 / 4 rounded up, following EV_COUNT until
+ *                                 set explicitly)
+ *        MRC_A_EVPROF_BACKUPS: NLA_U32, backup EVs per plane,
+ *                              0 .. MRC_MAX_BACKUPS (default 4)
+ *        MRC_A_EVPROF_EVENT_MASK: NLA_U32, MRC_EV_EVENT_* bits (default all)
+ *        MRC_A_EVPROF_ENTRIES: NLA_NESTED, EXP mode only; replaces the list
+ *            MRC_A_EV_ENTRY: NLA_U64, one EV, at most EV_COUNT of them
+ *
+ * NEW creates the profile in state INIT from the defaults and the attributes
+ * given.  SET changes only the attributes given; an empty ENTRIES nest
+ * clears the list.  A profile goes ONLINE or OFFLINE through SET; it never
+ * returns to INIT.  While a profile is ONLINE (before and after the request)
+ * MODE, FORMAT, EV_COUNT, BACKUPS and ENTRIES cannot change (EBUSY);
+ * MIN_ACTIVE and EVENT_MASK can.  An EXP profile needs at least MIN_ACTIVE
+ * entries to go ONLINE.  Switching a profile out of EXP mode drops its
+ * entries.  An EV entry is, per format: UDP, the UDP source port (16 bits);
+ * STEV, the IPv6 flow label shifted left by 16 bits, ORed with the UDP
+ * source port (36 bits).  Entries must be distinct.  Explicit SRv6 EVs and
+ * GEN mode are not supported yet (EOPNOTSUPP).
+ *
+ * MRC_CMD_EVPROF_GET (do, dump)
+ * -----------------------------
+ *
+ * As a do request it needs MRC_A_EVPROF with MRC_A_EVPROF_ID; as a dump it
+ * takes no attributes and answers with every EV profile of the namespace in
+ * increasing id order.  Each reply is one MRC_A_EVPROF nest holding every
+ * attribute above (ENTRIES in the order given, empty outside EXP mode).
+ *
+ * MRC_CMD_EVPROF_DEL (do, admin)
+ * ------------------------------
+ *
+ * Deletes the EV profile MRC_A_EVPROF / MRC_A_EVPROF_ID.  An ONLINE profile
+ * must be taken OFFLINE first (EBUSY).
+ *
+ * MRC_CMD_CCPROF_NEW, _SET, _GET, _DEL
+ * ------------------------------------
+ *
+ * The same life cycle and rules for congestion control profiles, in the
+ * nest MRC_A_CCPROF:
+ *
+ *    MRC_A_CCPROF_ID: NLA_U32, 1 .. MRC_PROFILE_ID_MAX, required
+ *    MRC_A_CCPROF_STATE: NLA_U8, enum mrc_profile_state (SET only)
+ *    MRC_A_CCPROF_ALGO: NLA_U8, enum mrc_cc_algo, only NSCC (the default)
+ *    MRC_A_CCPROF_BASE_RTT_US: NLA_U32, 1 .. 1000000 (default 20)
+ *    MRC_A_CCPROF_TARGET_DELAY_US: NLA_U32, 1 .. 1000000, at least
+ *                                  BASE_RTT_US (default 30)
+ *    MRC_A_CCPROF_QA_THRESHOLD_US: NLA_U32, 0 (quick adapt off) or
+ *                                  TARGET_DELAY_US .. 1000000 (default 120)
+ *    MRC_A_CCPROF_MIN_CWND: NLA_U32, bytes, 256 .. 2^30 (default 4096)
+ *    MRC_A_CCPROF_MAX_CWND: NLA_U32, bytes, 256 .. 2^30, at least MIN_CWND
+ *                           (default 1048576)
+ *    MRC_A_CCPROF_GAMMA: NLA_U32, multiplicative decrease gain in 1/1000,
+ *                        1 .. 1000 (default 800)
+ *    MRC_A_CCPROF_MAX_MD_JUMP: NLA_U32, largest cut of one decrease in
+ *                              1/1000 of the window, 1 .. 1000 (default 500)
+ *    MRC_A_CCPROF_ETA: NLA_U32, proportional increase gain, bytes per ACK,
+ *                      0 .. 65536 (default 512)
+ *    MRC_A_CCPROF_FI: NLA_U32, fair increase, bytes per window acknowledged,
+ *                     0 .. 2^20 (default 4096)
+ *
+ * ALGO cannot change while the profile is ONLINE; the NSCC parameters can.
+ *
  * Multicast group MRC_GENL_MCGRP_EVENTS
  * -------------------------------------
  *
@@ -86,10 +162,11 @@
  * ------
  *
  * EINVAL bad or missing attribute, ERANGE attribute value out of range,
- * ENODEV no such device or netdev, EEXIST device name taken, EBUSY netdev
- * already a plane of another device, E2BIG too many planes, EPERM missing
- * capability.  Documentation/netlink.md in the mrc tree lists every case with
- * its message.
+ * ENODEV no such device or netdev, EEXIST device name or profile id taken,
+ * EBUSY netdev already a plane of another device or profile ONLINE, E2BIG too
+ * many planes or EV entries, ENOENT no such profile, EOPNOTSUPP feature not
+ * implemented yet, EPERM missing capability.  Documentation/netlink.md in
+ * the mrc tree lists every case with its message.
  */
 
 #ifndef _UAPI_LINUX_MRC_H
@@ -105,14 +182,17 @@
 #define MRC_MAX_PLANES		16
 #define MRC_MAX_EVS		256
 
+/* Profile ids run from 1 to this; backup EVs per plane at most this. */
+#define MRC_PROFILE_ID_MAX	65535
+#define MRC_MAX_BACKUPS		32
+
 /* Default UDP destination port of MRC packets (mrc.ko parameter udp_port). */
 #define MRC_UDP_PORT_DEFAULT	4793
 
 /*
  * Numbers are ABI: new commands are only ever appended before __MRC_CMD_MAX.
- * Planned next (controller API): plane admin up/down, EV format profiles and
- * EV profiles (new/set/get), EV states (get/set: deny, undeny), CC profiles,
- * QP dump and EV probe.
+ * Planned next (controller API): plane admin up/down, EV format profiles,
+ * EV states (get/set: deny, undeny), QP dump and EV probe.
  */
 enum mrc_cmd {
 	MRC_CMD_UNSPEC,
@@ -120,6 +200,14 @@ enum mrc_cmd {
 	MRC_CMD_DEV_GET,
 	MRC_CMD_DEV_NEW,
 	MRC_CMD_DEV_DEL,
+	MRC_CMD_EVPROF_NEW,
+	MRC_CMD_EVPROF_SET,
+	MRC_CMD_EVPROF_GET,
+	MRC_CMD_EVPROF_DEL,
+	MRC_CMD_CCPROF_NEW,
+	MRC_CMD_CCPROF_SET,
+	MRC_CMD_CCPROF_GET,
+	MRC_CMD_CCPROF_DEL,
 
 	__MRC_CMD_MAX
 };
@@ -137,6 +225,8 @@ enum mrc_attr {
 	MRC_A_DEV_NAME,		/* string */
 	MRC_A_DEV_INDEX,	/* u32 */
 	MRC_A_DEV_PLANES,	/* nest of MRC_A_PLANE */
+	MRC_A_EVPROF,		/* nest of enum mrc_evprof_attr */
+	MRC_A_CCPROF,		/* nest of enum mrc_ccprof_attr */
 
 	__MRC_A_MAX
 };
@@ -211,5 +301,65 @@ enum mrc_cc_algo {
 	MRC_CC_ALGO_NONE,
 	MRC_CC_ALGO_NSCC	/* "uet-1.0-nscc" */
 };
+
+/* Attributes inside MRC_A_EVPROF. */
+enum mrc_evprof_attr {
+	MRC_A_EVPROF_UNSPEC,
+	MRC_A_EVPROF_ID,		/* u32 */
+	MRC_A_EVPROF_STATE,		/* u8, enum mrc_profile_state */
+	MRC_A_EVPROF_MODE,		/* u8, enum mrc_ev_mode */
+	MRC_A_EVPROF_FORMAT,		/* u8, enum mrc_ev_format */
+	MRC_A_EVPROF_EV_COUNT,		/* u32 */
+	MRC_A_EVPROF_MIN_ACTIVE,	/* u32 */
+	MRC_A_EVPROF_BACKUPS,		/* u32, per plane */
+	MRC_A_EVPROF_EVENT_MASK,	/* u32, MRC_EV_EVENT_* */
+	MRC_A_EVPROF_ENTRIES,		/* nest of MRC_A_EV_ENTRY */
+
+	__MRC_A_EVPROF_MAX
+};
+
+#define MRC_A_EVPROF_MAX (__MRC_A_EVPROF_MAX - 1)
+
+/* Attributes inside MRC_A_EVPROF_ENTRIES. */
+enum mrc_ev_entries_attr {
+	MRC_A_EV_ENTRIES_UNSPEC,
+	MRC_A_EV_ENTRY,			/* u64 */
+	MRC_A_EV_ENTRIES_PAD,		/* alignment padding, never parsed */
+
+	__MRC_A_EV_ENTRIES_MAX
+};
+
+#define MRC_A_EV_ENTRIES_MAX (__MRC_A_EV_ENTRIES_MAX - 1)
+
+/*
+ * EV transitions an EV profile reports on MRC_GENL_MCGRP_EVENTS, one bit per
+ * target state.  As in the OCP controller API only GOOD and ASSUMED_BAD raise
+ * events: SKIP lasts one rotation and DENIED is the controller's own doing.
+ */
+#define MRC_EV_EVENT_GOOD		(1U << MRC_EV_STATE_GOOD)
+#define MRC_EV_EVENT_ASSUMED_BAD	(1U << MRC_EV_STATE_ASSUMED_BAD)
+#define MRC_EV_EVENTS_ALL		(MRC_EV_EVENT_GOOD | \
+					 MRC_EV_EVENT_ASSUMED_BAD)
+
+/* Attributes inside MRC_A_CCPROF. */
+enum mrc_ccprof_attr {
+	MRC_A_CCPROF_UNSPEC,
+	MRC_A_CCPROF_ID,		/* u32 */
+	MRC_A_CCPROF_STATE,		/* u8, enum mrc_profile_state */
+	MRC_A_CCPROF_ALGO,		/* u8, enum mrc_cc_algo */
+	MRC_A_CCPROF_BASE_RTT_US,	/* u32 */
+	MRC_A_CCPROF_TARGET_DELAY_US,	/* u32 */
+	MRC_A_CCPROF_QA_THRESHOLD_US,	/* u32, 0: quick adapt off */
+	MRC_A_CCPROF_MIN_CWND,		/* u32, bytes */
+	MRC_A_CCPROF_MAX_CWND,		/* u32, bytes */
+	MRC_A_CCPROF_GAMMA,		/* u32, 1/1000 */
+	MRC_A_CCPROF_MAX_MD_JUMP,	/* u32, 1/1000 */
+	MRC_A_CCPROF_ETA,		/* u32, bytes */
+	MRC_A_CCPROF_FI,		/* u32, bytes */
+
+	__MRC_A_CCPROF_MAX
+};
+
+#define MRC_A_CCPROF_MAX (__MRC_A_CCPROF_MAX - 1)
 
 #endif /* _UAPI_LINUX_MRC_H */

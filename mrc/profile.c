@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * EV and CC profiles: the per-namespace control objects QPs will name by id.
+ * Pure checks of a profile's settings come first (KUnit suite "mrc-profile"),
+ * then the objects themselves, which live under mrc_net.lock.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bits.h>
+#include <linux/math.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include <net/net_namespace.h>
+#include <net/netlink.h>
+
+#include "mrc.h"
+#include "wire.h"
+
+/* Settings that shape a QP's EV set: fixed while the profile is ONLINE. */
+#define MRC_EVPROF_FIXED_ONLINE	(BIT(MRC_A_EVPROF_MODE) |		\
+				 BIT(MRC_A_EVPROF_FORMAT) |		\
+				 BIT(MRC_A_EVPROF_EV_COUNT) |		\
+				 BIT(MRC_A_EVPROF_BACKUPS) |		\
+				 BIT(MRC_A_EVPROF_ENTRIES))
+#define MRC_CCPROF_FIXED_ONLINE	BIT(MRC_A_CCPROF_ALGO)
+
+/* ---- pure checks ------------------------------------------------------ */
+
+/* A quarter of the EVs, rounded up: one bad plane of four never hits it. */
+u32 mrc_evprof_min_active_default(u32 ev_count)
+{
+	return max_t(u32, 1, DIV_ROUND_UP(ev_count, 4));
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_evprof_min_active_default);
+
+void mrc_evprof_defaults(struct mrc_evprof_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->state = MRC_PROFILE_STATE_INIT;
+	cfg->mode = MRC_EV_MODE_AUTO;
+	cfg->format = MRC_EV_FORMAT_UDP;
+	cfg->ev_count = MRC_EVPROF_EV_COUNT_DEFAULT;
+	cfg->min_active = mrc_evprof_min_active_default(cfg->ev_count);
+	cfg->backups = MRC_EVPROF_BACKUPS_DEFAULT;
+	cfg->event_mask = MRC_EV_EVENTS_ALL;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_evprof_defaults);
+
+void mrc_ccprof_defaults(struct mrc_ccprof_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->state = MRC_PROFILE_STATE_INIT;
+	cfg->algo = MRC_CC_ALGO_NSCC;
+	cfg->base_rtt_us = MRC_CCPROF_BASE_RTT_US_DEFAULT;
+	cfg->target_delay_us = MRC_CCPROF_TARGET_US_DEFAULT;
+	cfg->qa_threshold_us = MRC_CCPROF_QA_US_DEFAULT;
+	cfg->min_cwnd = MRC_CCPROF_MIN_CWND_DEFAULT;
+	cfg->max_cwnd = MRC_CCPROF_MAX_CWND_DEFAULT;
+	cfg->gamma = MRC_CCPROF_GAMMA_DEFAULT;
+	cfg->max_md_jump = MRC_CCPROF_MAX_MD_JUMP_DEFAULT;
+	cfg->eta = MRC_CCPROF_ETA_DEFAULT;
+	cfg->fi = MRC_CCPROF_FI_DEFAULT;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ccprof_defaults);
+
+/*
+ * Largest explicit EV of a format, 0 when explicit EVs of that format are
+ * not supported.  UDP: the source port.  STEV: flow label << 16 | port.
+ */
+u64 mrc_ev_format_max(u8 format)
+{
+	switch (format) {
+	case MRC_EV_FORMAT_UDP:
+		return U16_MAX;
+	case MRC_EV_FORMAT_STEV:
+		return MRC_EV_STEV_MAX;
+	default:
+		return 0;
+	}
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_format_max);
+
+/* At most MRC_MAX_EVS entries, so the quadratic duplicate scan is cheap. */
+int mrc_ev_entries_check(u8 format, const u64 *entries, u32 n,
+			 struct netlink_ext_ack *extack)
+{
+	u64 max = mrc_ev_format_max(format);
+	u32 i, j;
+
+	if (!n)
+		return 0;
+	if (!max) {
+		NL_SET_ERR_MSG(extack,
+			       "explicit EV entries are not supported for this format yet");
+		return -EOPNOTSUPP;
+	}
+	if (n > MRC_MAX_EVS) {
+		NL_SET_ERR_MSG(extack, "too many EV entries");
+		return -E2BIG;
+	}
+	for (i = 0; i < n; i++) {
+		if (entries[i] > max) {
+			NL_SET_ERR_MSG(extack,
+				       "EV entry does not fit the format's entropy field");
+			return -ERANGE;
+		}
+		for (j = 0; j < i; j++) {
+			if (entries[j] == entries[i]) {
+				NL_SET_ERR_MSG(extack, "duplicate EV entry");
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_entries_check);
+
+/* Consistency of a whole EV profile, as it would be after a request. */
+int mrc_evprof_check(const struct mrc_evprof_cfg *cfg,
+		     struct netlink_ext_ack *extack)
+{
+	int err;
+
+	if (cfg->mode == MRC_EV_MODE_GEN) {
+		NL_SET_ERR_MSG(extack,
+			       "mode gen (generated EVs) is not supported yet");
+		return -EOPNOTSUPP;
+	}
+	if (!cfg->ev_count || cfg->ev_count > MRC_MAX_EVS) {
+		NL_SET_ERR_MSG(extack, "ev_count out of range");
+		return -ERANGE;
+	}
+	if (!cfg->min_active || cfg->min_active > cfg->ev_count) {
+		NL_SET_ERR_MSG(extack, "min_active must be 1 to ev_count");
+		return -ERANGE;
+	}
+	if (cfg->backups > MRC_MAX_BACKUPS) {
+		NL_SET_ERR_MSG(extack, "backups out of range");
+		return -ERANGE;
+	}
+	if (cfg->event_mask & ~MRC_EV_EVENTS_ALL) {
+		NL_SET_ERR_MSG(extack, "unknown bit in event_mask");
+		return -EINVAL;
+	}
+	if (cfg->n_entries && cfg->mode != MRC_EV_MODE_EXP) {
+		NL_SET_ERR_MSG(extack, "EV entries need mode exp");
+		return -EINVAL;
+	}
+	if (cfg->n_entries > cfg->ev_count) {
+		NL_SET_ERR_MSG(extack, "more EV entries than ev_count");
+		return -E2BIG;
+	}
+	err = mrc_ev_entries_check(cfg->format, cfg->entries, cfg->n_entries,
+				   extack);
+	if (err)
+		return err;
+	if (cfg->state == MRC_PROFILE_STATE_ONLINE &&
+	    cfg->mode == MRC_EV_MODE_EXP && cfg->n_entries < cfg->min_active) {
+		NL_SET_ERR_MSG(extack,
+			       "mode exp needs at least min_active EV entries online");
+		return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_evprof_check);
+
+int mrc_ccprof_check(const struct mrc_ccprof_cfg *cfg,
+		     struct netlink_ext_ack *extack)
+{
+	if (cfg->algo != MRC_CC_ALGO_NSCC) {
+		NL_SET_ERR_MSG(extack, "only the nscc algorithm is supported");
+		return -EOPNOTSUPP;
+	}
+	if (!cfg->base_rtt_us || cfg->base_rtt_us > MRC_CCPROF_US_MAX ||
+	    !cfg->target_delay_us || cfg->target_delay_us > MRC_CCPROF_US_MAX ||
+	    cfg->qa_threshold_us > MRC_CCPROF_US_MAX) {
+		NL_SET_ERR_MSG(extack, "delay out of range");
+		return -ERANGE;
+	}
+	if (cfg->min_cwnd < MRC_CCPROF_CWND_MIN ||
+	    cfg->max_cwnd > MRC_CCPROF_CWND_MAX) {
+		NL_SET_ERR_MSG(extack, "window out of range");
+		return -ERANGE;
+	}
+	if (!cfg->gamma || cfg->gamma > MRC_CCPROF_PERMILLE_MAX ||
+	    !cfg->max_md_jump || cfg->max_md_jump > MRC_CCPROF_PERMILLE_MAX ||
+	    cfg->eta > MRC_CCPROF_ETA_MAX || cfg->fi > MRC_CCPROF_FI_MAX) {
+		NL_SET_ERR_MSG(extack, "gain out of range");
+		return -ERANGE;
+	}
+	if (cfg->target_delay_us < cfg->base_rtt_us) {
+		NL_SET_ERR_MSG(extack, "target_delay_us is below base_rtt_us");
+		return -EINVAL;
+	}
+	if (cfg->qa_threshold_us && cfg->qa_threshold_us < cfg->target_delay_us) {
+		NL_SET_ERR_MSG(extack,
+			       "qa_threshold_us is below target_delay_us");
+		return -EINVAL;
+	}
+	if (cfg->min_cwnd > cfg->max_cwnd) {
+		NL_SET_ERR_MSG(extack, "min_cwnd is larger than max_cwnd");
+		return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ccprof_check);
+
+/* A state the controller asks for: ONLINE or OFFLINE, never back to INIT. */
+int mrc_profile_state_check(u8 state, struct netlink_ext_ack *extack)
+{
+	if (state == MRC_PROFILE_STATE_ONLINE ||
+	    state == MRC_PROFILE_STATE_OFFLINE)
+		return 0;
+	NL_SET_ERR_MSG(extack, "state can only be set to online or offline");
+	return -EINVAL;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_profile_state_check);
+
+/*
+ * @changed has BIT(attribute type) for every attribute of the request.  A
+ * request that keeps an ONLINE profile ONLINE may not touch the settings QPs
+ * were built from; taking it OFFLINE in the same request is allowed.
+ */
+int mrc_evprof_may_change(u8 old_state, u8 new_state, u32 changed,
+			  struct netlink_ext_ack *extack)
+{
+	if (old_state == MRC_PROFILE_STATE_ONLINE &&
+	    new_state == MRC_PROFILE_STATE_ONLINE &&
+	    (changed & MRC_EVPROF_FIXED_ONLINE)) {
+		NL_SET_ERR_MSG(extack,
+			       "evprofile is online: mode, format, ev_count, backups and entries need it offline");
+		return -EBUSY;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_evprof_may_change);
+
+int mrc_ccprof_may_change(u8 old_state, u8 new_state, u32 changed,
+			  struct netlink_ext_ack *extack)
+{
+	if (old_state == MRC_PROFILE_STATE_ONLINE &&
+	    new_state == MRC_PROFILE_STATE_ONLINE &&
+	    (changed & MRC_CCPROF_FIXED_ONLINE)) {
+		NL_SET_ERR_MSG(extack,
+			       "ccprofile is online: the algorithm needs it offline");
+		return -EBUSY;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ccprof_may_change);
+
+/* ---- objects, under mrc_net.lock --------------------------------------- */
+
+static u32 mrc_attrs_present(struct nlattr **tb, unsigned int max)
+{
+	u32 present = 0;
+	unsigned int i;
+
+	BUILD_BUG_ON(MRC_A_EVPROF_MAX >= 32 || MRC_A_CCPROF_MAX >= 32);
+	for (i = 1; i <= max; i++)
+		if (tb[i])
+			present |= BIT(i);
+	return present;
+}
+
+/* Copies MRC_A_EVPROF_ENTRIES into a new array; *@entries NULL when empty. */
+static int mrc_ev_entries_parse(const struct nlattr *nest, u64 **entries,
+				u32 *n, struct netlink_ext_ack *extack)
+{
+	const struct nlattr *nla;
+	u32 count = 0;
+	u64 *ev;
+	int rem;
+
+	*entries = NULL;
+	*n = 0;
+	nla_for_each_nested(nla, nest, rem)
+		if (nla_type(nla) == MRC_A_EV_ENTRY)
+			count++;
+	if (!count)
+		return 0;
+	if (count > MRC_MAX_EVS) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "too many EV entries");
+		return -E2BIG;
+	}
+
+	ev = kcalloc(count, sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	count = 0;
+	nla_for_each_nested(nla, nest, rem)
+		if (nla_type(nla) == MRC_A_EV_ENTRY)
+			ev[count++] = nla_get_u64(nla);
+	*entries = ev;
+	*n = count;
+	return 0;
+}
+
+static void mrc_get_u8(struct nlattr **tb, int type, u8 *val)
+{
+	if (tb[type])
+		*val = nla_get_u8(tb[type]);
+}
+
+static void mrc_get_u32(struct nlattr **tb, int type, u32 *val)
+{
+	if (tb[type])
+		*val = nla_get_u32(tb[type]);
+}
+
+/*
+ * EVPROF_NEW (@create) or EVPROF_SET: builds the profile's next settings from
+ * the current ones (or the defaults) and @tb, checks them whole, and only
+ * then commits, so a refused request changes nothing.
+ */
+int mrc_evprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
+		     struct netlink_ext_ack *extack)
+{
+	struct nlattr *id_attr = tb[MRC_A_EVPROF_ID];
+	u32 id = nla_get_u32(id_attr);
+	struct mrc_evprof_cfg cfg;
+	struct mrc_evprof *prof;
+	u64 *new_entries = NULL;
+	u32 changed;
+	int err;
+
+	lockdep_assert_held(&mn->lock);
+
+	prof = xa_load(&mn->evprofs, id);
+	if (create && prof) {
+		NL_SET_ERR_MSG_ATTR(extack, id_attr,
+				    "an evprofile with this id already exists");
+		return -EEXIST;
+	}
+	if (!create && !prof) {
+		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such evprofile");
+		return -ENOENT;
+	}
+	if (create && tb[MRC_A_EVPROF_STATE]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_EVPROF_STATE],
+				    "a new profile starts in state init");
+		return -EINVAL;
+	}
+	if (tb[MRC_A_EVPROF_STATE]) {
+		err = mrc_profile_state_check(nla_get_u8(tb[MRC_A_EVPROF_STATE]),
+					      extack);
+		if (err)
+			return err;
+	}
+
+	if (create)
+		mrc_evprof_defaults(&cfg);
+	else
+		cfg = prof->cfg;
+	changed = mrc_attrs_present(tb, MRC_A_EVPROF_MAX);
+
+	mrc_get_u8(tb, MRC_A_EVPROF_STATE, &cfg.state);
+	mrc_get_u8(tb, MRC_A_EVPROF_MODE, &cfg.mode);
+	mrc_get_u8(tb, MRC_A_EVPROF_FORMAT, &cfg.format);
+	mrc_get_u32(tb, MRC_A_EVPROF_EV_COUNT, &cfg.ev_count);
+	mrc_get_u32(tb, MRC_A_EVPROF_BACKUPS, &cfg.backups);
+	mrc_get_u32(tb, MRC_A_EVPROF_EVENT_MASK, &cfg.event_mask);
+	if (tb[MRC_A_EVPROF_MIN_ACTIVE]) {
+		cfg.min_active = nla_get_u32(tb[MRC_A_EVPROF_MIN_ACTIVE]);
+		cfg.min_active_set = true;
+	} else if (!cfg.min_active_set) {
+		cfg.min_active = mrc_evprof_min_active_default(cfg.ev_count);
+	}
+
+	if (tb[MRC_A_EVPROF_ENTRIES]) {
+		err = mrc_ev_entries_parse(tb[MRC_A_EVPROF_ENTRIES],
+					   &new_entries, &cfg.n_entries, extack);
+		if (err)
+			return err;
+		cfg.entries = new_entries;
+	} else if (cfg.mode != MRC_EV_MODE_EXP) {
+		/* Leaving EXP mode drops the list. */
+		cfg.entries = NULL;
+		cfg.n_entries = 0;
+	}
+
+	err = mrc_evprof_may_change(create ? MRC_PROFILE_STATE_INIT :
+				    prof->cfg.state, cfg.state, changed, extack);
+	if (!err)
+		err = mrc_evprof_check(&cfg, extack);
+	if (err)
+		goto err_free;
+
+	if (create) {
+		prof = kzalloc(sizeof(*prof), GFP_KERNEL);
+		if (!prof) {
+			err = -ENOMEM;
+			goto err_free;
+		}
+		prof->id = id;
+		prof->cfg = cfg;
+		err = xa_insert(&mn->evprofs, id, prof, GFP_KERNEL);
+		if (err) {
+			kfree(prof);
+			goto err_free;
+		}
+		mn->prof_genid++;
+		return 0;
+	}
+
+	if (prof->cfg.entries != cfg.entries)
+		kfree(prof->cfg.entries);
+	prof->cfg = cfg;
+	return 0;
+
+err_free:
+	kfree(new_entries);
+	return err;
+}
+
+int mrc_ccprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
+		     struct netlink_ext_ack *extack)
+{
+	struct nlattr *id_attr = tb[MRC_A_CCPROF_ID];
+	u32 id = nla_get_u32(id_attr);
+	struct mrc_ccprof_cfg cfg;
+	struct mrc_ccprof *prof;
+	int err;
+
+	lockdep_assert_held(&mn->lock);
+
+	prof = xa_load(&mn->ccprofs, id);
+	if (create && prof) {
+		NL_SET_ERR_MSG_ATTR(extack, id_attr,
+				    "a ccprofile with this id already exists");
+		return -EEXIST;
+	}
+	if (!create && !prof) {
+		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such ccprofile");
+		return -ENOENT;
+	}
+	if (create && tb[MRC_A_CCPROF_STATE]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_CCPROF_STATE],
+				    "a new profile starts in state init");
+		return -EINVAL;
+	}
+	if (tb[MRC_A_CCPROF_STATE]) {
+		err = mrc_profile_state_check(nla_get_u8(tb[MRC_A_CCPROF_STATE]),
+					      extack);
+		if (err)
+			return err;
+	}
+
+	if (create)
+		mrc_ccprof_defaults(&cfg);
+	else
+		cfg = prof->cfg;
+
+	mrc_get_u8(tb, MRC_A_CCPROF_STATE, &cfg.state);
+	mrc_get_u8(tb, MRC_A_CCPROF_ALGO, &cfg.algo);
+	mrc_get_u32(tb, MRC_A_CCPROF_BASE_RTT_US, &cfg.base_rtt_us);
+	mrc_get_u32(tb, MRC_A_CCPROF_TARGET_DELAY_US, &cfg.target_delay_us);
+	mrc_get_u32(tb, MRC_A_CCPROF_QA_THRESHOLD_US, &cfg.qa_threshold_us);
+	mrc_get_u32(tb, MRC_A_CCPROF_MIN_CWND, &cfg.min_cwnd);
+	mrc_get_u32(tb, MRC_A_CCPROF_MAX_CWND, &cfg.max_cwnd);
+	mrc_get_u32(tb, MRC_A_CCPROF_GAMMA, &cfg.gamma);
+	mrc_get_u32(tb, MRC_A_CCPROF_MAX_MD_JUMP, &cfg.max_md_jump);
+	mrc_get_u32(tb, MRC_A_CCPROF_ETA, &cfg.eta);
+	mrc_get_u32(tb, MRC_A_CCPROF_FI, &cfg.fi);
+
+	err = mrc_ccprof_may_change(create ? MRC_PROFILE_STATE_INIT :
+				    prof->cfg.state, cfg.state,
+				    mrc_attrs_present(tb, MRC_A_CCPROF_MAX),
+				    extack);
+	if (!err)
+		err = mrc_ccprof_check(&cfg, extack);
+	if (err)
+		return err;
+
+	if (!create) {
+		prof->cfg = cfg;
+		return 0;
+	}
+	prof = kzalloc(sizeof(*prof), GFP_KERNEL);
+	if (!prof)
+		return -ENOMEM;
+	prof->id = id;
+	prof->cfg = cfg;
+	err = xa_insert(&mn->ccprofs, id, prof, GFP_KERNEL);
+	if (err) {
+		kfree(prof);
+		return err;
+	}
+	mn->prof_genid++;
+	return 0;
+}
+
+static void mrc_evprof_free(struct mrc_evprof *prof)
+{
+	kfree(prof->cfg.entries);
+	kfree(prof);
+}
+
+int mrc_evprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack)
+{
+	struct mrc_evprof *prof;
+
+	lockdep_assert_held(&mn->lock);
+
+	prof = xa_load(&mn->evprofs, id);
+	if (!prof) {
+		NL_SET_ERR_MSG(extack, "no such evprofile");
+		return -ENOENT;
+	}
+	if (prof->cfg.state == MRC_PROFILE_STATE_ONLINE) {
+		NL_SET_ERR_MSG(extack, "evprofile is online, set it offline first");
+		return -EBUSY;
+	}
+	xa_erase(&mn->evprofs, id);
+	mn->prof_genid++;
+	mrc_evprof_free(prof);
+	return 0;
+}
+
+int mrc_ccprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack)
+{
+	struct mrc_ccprof *prof;
+
+	lockdep_assert_held(&mn->lock);
+
+	prof = xa_load(&mn->ccprofs, id);
+	if (!prof) {
+		NL_SET_ERR_MSG(extack, "no such ccprofile");
+		return -ENOENT;
+	}
+	if (prof->cfg.state == MRC_PROFILE_STATE_ONLINE) {
+		NL_SET_ERR_MSG(extack, "ccprofile is online, set it offline first");
+		return -EBUSY;
+	}
+	xa_erase(&mn->ccprofs, id);
+	mn->prof_genid++;
+	kfree(prof);
+	return 0;
+}
+
+/*
+ * Registered after device.c's pernet ops (from mrc_genl_init()), so that
+ * mrc_net exists when this init runs and still exists when this exit runs:
+ * exits run in the reverse order of registration.
+ */
+static int __net_init mrc_profile_net_init(struct net *net)
+{
+	struct mrc_net *mn = mrc_net(net);
+
+	xa_init(&mn->evprofs);
+	xa_init(&mn->ccprofs);
+	return 0;
+}
+
+static void __net_exit mrc_profile_net_exit(struct net *net)
+{
+	struct mrc_net *mn = mrc_net(net);
+	struct mrc_evprof *evp;
+	struct mrc_ccprof *ccp;
+	unsigned long id;
+
+	mutex_lock(&mn->lock);
+	xa_for_each(&mn->evprofs, id, evp)
+		mrc_evprof_free(evp);
+	xa_destroy(&mn->evprofs);
+	xa_for_each(&mn->ccprofs, id, ccp)
+		kfree(ccp);
+	xa_destroy(&mn->ccprofs);
+	mutex_unlock(&mn->lock);
+}
+
+static struct pernet_operations mrc_profile_net_ops = {
+	.init = mrc_profile_net_init,
+	.exit = mrc_profile_net_exit,
+};
+
+int __init mrc_profile_init(void)
+{
+	return register_pernet_device(&mrc_profile_net_ops);
+}
+
+void mrc_profile_exit(void)
+{
+	unregister_pernet_device(&mrc_profile_net_ops);
+}
