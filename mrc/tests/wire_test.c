@@ -802,5 +802,5 @@ static struct kunit_suite mrc_wire_suite = {
 kunit_test_suite(mrc_wire_suite);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("KUnit tests for mrc PSN arithmetic and wire format");
+MODULE_DESCRIPTION("KUnit tests for mrc: PSN arithmetic, wire format, profile validation");
 MODULE_IMPORT_NS(MRC_KUNIT);
