@@ -246,6 +246,7 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 	struct mrc_plane *plane;
 	struct mrc_device *mdev;
 	struct mrc_net *mn;
+	bool up;
 
 	switch (event) {
 	case NETDEV_UP:
@@ -294,7 +295,10 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 		mn->genid++;
 		break;
 	default:
+		up = plane->up;
 		mrc_plane_update(plane);
+		if (plane->up != up)
+			mrc_nl_notify_plane(mdev, plane);
 		break;
 	}
 out:

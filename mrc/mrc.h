@@ -245,5 +245,7 @@ int mrc_ccprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
 /* netlink.c */
 int mrc_genl_init(void);
 void mrc_genl_exit(void);
+void mrc_nl_notify_plane(const struct mrc_device *mdev,
+			 const struct mrc_plane *plane);
 
 #endif /* _MRC_MRC_H */

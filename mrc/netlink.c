@@ -847,8 +847,15 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 	},
 };
 
+enum mrc_genl_mcgrp {
+	MRC_MCGRP_EVENTS,
+};
+
 static const struct genl_multicast_group mrc_genl_mcgrps[] = {
-	{ .name = MRC_GENL_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_NET_ADMIN },
+	[MRC_MCGRP_EVENTS] = {
+		.name = MRC_GENL_MCGRP_EVENTS,
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+	},
 };
 
 /*
@@ -868,12 +875,67 @@ static struct genl_family mrc_genl_family __ro_after_init = {
 	.n_mcgrps = ARRAY_SIZE(mrc_genl_mcgrps),
 };
 
+/*
+ * Events may only be sent while the family is registered: its multicast group
+ * ids are not ours before or after.  Events come from the netdevice notifier,
+ * which runs under RTNL, so flipping this under RTNL orders it against them.
+ */
+static bool mrc_events_on;
+
+/*
+ * A plane went up or down.  Called under RTNL and mrc_net.lock, in process
+ * context; a listener that misses an event (no memory) can always re-read
+ * the state with MRC_CMD_DEV_GET.
+ */
+void mrc_nl_notify_plane(const struct mrc_device *mdev,
+			 const struct mrc_plane *plane)
+{
+	struct nlattr *planes;
+	struct sk_buff *msg;
+	void *hdr;
+
+	ASSERT_RTNL();
+	if (!mrc_events_on ||
+	    !genl_has_listeners(&mrc_genl_family, mdev->net, MRC_MCGRP_EVENTS))
+		return;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &mrc_genl_family, 0, MRC_CMD_PLANE_EVENT);
+	if (!hdr)
+		goto free;
+	if (nla_put_string(msg, MRC_A_DEV_NAME, mdev->name))
+		goto free;
+	planes = nla_nest_start(msg, MRC_A_DEV_PLANES);
+	if (!planes || mrc_nl_put_plane(msg, plane))
+		goto free;
+	nla_nest_end(msg, planes);
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&mrc_genl_family, mdev->net, msg, 0,
+				MRC_MCGRP_EVENTS, GFP_KERNEL);
+	return;
+free:
+	nlmsg_free(msg);
+}
+
 int __init mrc_genl_init(void)
 {
-	return genl_register_family(&mrc_genl_family);
+	int err;
+
+	err = genl_register_family(&mrc_genl_family);
+	if (err)
+		return err;
+	rtnl_lock();
+	mrc_events_on = true;
+	rtnl_unlock();
+	return 0;
 }
 
 void mrc_genl_exit(void)
 {
+	rtnl_lock();
+	mrc_events_on = false;
+	rtnl_unlock();
 	genl_unregister_family(&mrc_genl_family);
 }

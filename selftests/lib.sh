@@ -77,6 +77,18 @@ check_eventually()
 	check "$what" "$want" "$got"
 }
 
+# wait_for_line FILE LINE: wait (at most 5 s) until FILE holds LINE, e.g. a
+# background monitor announcing that it listens; returns 1 on timeout.
+wait_for_line()
+{
+	local deadline=$((SECONDS + 5))
+
+	until grep -qxF -- "$2" "$1" 2>/dev/null; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.05
+	done
+}
+
 # run_rc CMD...: run a command, capture its combined output in $out and status in $rc.
 run_rc()
 {

@@ -59,6 +59,34 @@ check_eventually "plane follows lost carrier (peer down)" "down" plane2
 ip -n "$H2" link set p2 up
 check_eventually "plane follows regained carrier (peer up)" "up" plane2
 
+# events: a monitor in the namespace sees exactly the two changes, in order
+mon=$(mktemp -d)
+ip netns exec "$H1" timeout 20 "$MRCCTL" -j monitor count 2 >"$mon/out" 2>"$mon/err" &
+monpid=$!
+wait_for_line "$mon/err" "mrcctl: listening"
+check "monitor subscribes" "0" "$?"
+ip -n "$H1" link set p4 down
+ip -n "$H1" link set p4 up
+wait $monpid
+check "monitor exits after its 2 events" "0" "$?"
+check "monitor reports plane 4 down then up" "mrc0 4 p4 down,mrc0 4 p4 up" \
+	"$(jq -r '"\(.dev) \(.index) \(.netdev) \(.state)"' "$mon/out" | paste -sd,)"
+check "monitor event ifindex" "$(ip netns exec "$H1" cat /sys/class/net/p4/ifindex)" \
+	"$(jq -r .ifindex "$mon/out" | sort -u)"
+ip netns exec "$H2" timeout 20 "$MRCCTL" monitor count 1 >"$mon/out2" 2>"$mon/err2" &
+monpid=$!
+wait_for_line "$mon/err2" "mrcctl: listening"
+ip -n "$H1" link set p5 down
+c2 dev add mrc9 plane p6 >/dev/null
+ip -n "$H2" link set p6 down
+wait $monpid
+check "monitor sees only its own namespace" "plane dev mrc9 index 0 netdev p6 ifindex $(ip netns exec "$H2" cat /sys/class/net/p6/ifindex) state down" \
+	"$(cat "$mon/out2")"
+ip -n "$H1" link set p5 up
+ip -n "$H2" link set p6 up
+c2 dev del mrc9
+rm -rf "$mon"
+
 # errors: exit status 2 and the errno name
 expect_err()
 {

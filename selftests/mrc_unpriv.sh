@@ -35,6 +35,9 @@ for who in nocap nobody; do
 		"Error: Operation not permitted (EPERM)" "$out"
 	check "$who: device survives the refused dev del" "mrc0" \
 		"$(ip netns exec "$H1" "$MRCCTL" -j dev show | jq -r '.[0].name')"
+	run_rc ip netns exec "$H1" "${as[@]}" timeout 20 "$MRCCTL" monitor count 1
+	check "$who: joining the events group refused with EPERM" \
+		"Error: Operation not permitted (EPERM)" "$out"
 	run_rc ip netns exec "$H1" "${as[@]}" "$MRCCTL" -j version
 	check "$who: version query is allowed" "0" "$rc"
 	check "$who: version query answers" "1" "$(echo "$out" | jq -r .genl_version)"

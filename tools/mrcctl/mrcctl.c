@@ -92,6 +92,7 @@ static void usage(FILE *f)
 	      "       mrcctl [OPTIONS] ccprofile show [ID]\n"
 	      "       mrcctl [OPTIONS] ccprofile { add | set } ID [ CCPARAM VALUE ... ]\n"
 	      "       mrcctl [OPTIONS] ccprofile del ID\n"
+	      "       mrcctl [OPTIONS] monitor [count N]\n"
 	      "       mrcctl help\n"
 	      "OPTIONS: -j, --json     print JSON\n"
 	      "         -p, --pretty   print indented JSON (implies -j)\n"
@@ -221,6 +222,7 @@ struct nl {
 	unsigned int portid;
 	unsigned int seq;
 	__u16 family;
+	__u32 events_group;	/* multicast group id of "events", 0 if none */
 	int err;		/* positive errno of the last failure */
 	char msg[256];		/* extack message of the last failure, or "" */
 };
@@ -426,8 +428,15 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 {
 	static const enum mnl_attr_data_type types[CTRL_ATTR_MAX + 1] = {
 		[CTRL_ATTR_FAMILY_ID] = MNL_TYPE_U16,
+		[CTRL_ATTR_MCAST_GROUPS] = MNL_TYPE_NESTED,
 	};
+	static const enum mnl_attr_data_type grp_types[CTRL_ATTR_MCAST_GRP_MAX + 1] = {
+		[CTRL_ATTR_MCAST_GRP_NAME] = MNL_TYPE_NUL_STRING,
+		[CTRL_ATTR_MCAST_GRP_ID] = MNL_TYPE_U32,
+	};
+	const struct nlattr *gtb[CTRL_ATTR_MCAST_GRP_MAX + 1];
 	const struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	const struct nlattr *grp;
 	struct nl *nl = data;
 
 	if (parse_msg(nl, nlh, tb, CTRL_ATTR_MAX, types) < MNL_CB_OK)
@@ -437,6 +446,17 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	}
 	nl->family = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	if (!tb[CTRL_ATTR_MCAST_GROUPS])
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(grp, tb[CTRL_ATTR_MCAST_GROUPS]) {
+		if (parse_nest(nl, grp, gtb, CTRL_ATTR_MCAST_GRP_MAX,
+			       grp_types) < MNL_CB_OK)
+			return MNL_CB_ERROR;
+		if (gtb[CTRL_ATTR_MCAST_GRP_NAME] && gtb[CTRL_ATTR_MCAST_GRP_ID] &&
+		    !strcmp(mnl_attr_get_str(gtb[CTRL_ATTR_MCAST_GRP_NAME]),
+			    MRC_GENL_MCGRP_EVENTS))
+			nl->events_group = mnl_attr_get_u32(gtb[CTRL_ATTR_MCAST_GRP_ID]);
+	}
 	return MNL_CB_OK;
 }
 
@@ -1137,6 +1157,105 @@ static int cmd_ccprofile(struct nl *nl, int argc, char **argv)
 	return cmd_prof(nl, &ccprof_kind, argc, argv);
 }
 
+/* ---- monitor --------------------------------------------------------- */
+
+struct monitor {
+	struct nl *nl;
+	unsigned long left;	/* events still to print, 0 = no limit */
+};
+
+static int event_cb(const struct nlmsghdr *nlh, void *data)
+{
+	static const enum mnl_attr_data_type types[MRC_A_MAX + 1] = {
+		[MRC_A_DEV_NAME] = MNL_TYPE_NUL_STRING,
+		[MRC_A_DEV_PLANES] = MNL_TYPE_NESTED,
+	};
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *ptb[MRC_A_PLANE_MAX + 1];
+	const struct nlattr *tb[MRC_A_MAX + 1];
+	struct monitor *mon = data;
+	const struct nlattr *plane;
+	const char *state;
+
+	/* Commands this mrcctl does not know yet are someone else's news. */
+	if (nlh->nlmsg_type != mon->nl->family ||
+	    genl->cmd != MRC_CMD_PLANE_EVENT)
+		return MNL_CB_OK;
+	if (parse_msg(mon->nl, nlh, tb, MRC_A_MAX, types) < MNL_CB_OK)
+		return MNL_CB_ERROR;
+	if (!tb[MRC_A_DEV_NAME] || !tb[MRC_A_DEV_PLANES]) {
+		nl_fail(mon->nl, EPROTO, "incomplete plane event from the kernel");
+		return MNL_CB_ERROR;
+	}
+	mnl_attr_for_each_nested(plane, tb[MRC_A_DEV_PLANES]) {
+		if (parse_nest(mon->nl, plane, ptb, MRC_A_PLANE_MAX,
+			       plane_types) < MNL_CB_OK)
+			return MNL_CB_ERROR;
+		if (!ptb[MRC_A_PLANE_INDEX] || !ptb[MRC_A_PLANE_IFINDEX] ||
+		    !ptb[MRC_A_PLANE_IFNAME] || !ptb[MRC_A_PLANE_STATE]) {
+			nl_fail(mon->nl, EPROTO, "incomplete plane event from the kernel");
+			return MNL_CB_ERROR;
+		}
+		state = mnl_attr_get_u8(ptb[MRC_A_PLANE_STATE]) ==
+			MRC_PLANE_STATE_UP ? "up" : "down";
+		if (json) {
+			/* One object per line, so that a reader can stream. */
+			printf("{\"event\":\"plane\",\"dev\":");
+			j_string(mnl_attr_get_str(tb[MRC_A_DEV_NAME]));
+			printf(",\"index\":%u,\"netdev\":",
+			       mnl_attr_get_u32(ptb[MRC_A_PLANE_INDEX]));
+			j_string(mnl_attr_get_str(ptb[MRC_A_PLANE_IFNAME]));
+			printf(",\"ifindex\":%u,\"state\":\"%s\"}\n",
+			       mnl_attr_get_u32(ptb[MRC_A_PLANE_IFINDEX]), state);
+		} else {
+			printf("plane dev %s index %u netdev %s ifindex %u state %s\n",
+			       mnl_attr_get_str(tb[MRC_A_DEV_NAME]),
+			       mnl_attr_get_u32(ptb[MRC_A_PLANE_INDEX]),
+			       mnl_attr_get_str(ptb[MRC_A_PLANE_IFNAME]),
+			       mnl_attr_get_u32(ptb[MRC_A_PLANE_IFINDEX]), state);
+		}
+		fflush(stdout);
+		if (mon->left && !--mon->left)
+			return MNL_CB_STOP;
+	}
+	return MNL_CB_OK;
+}
+
+/*
+ * monitor [count N]: print events of the caller's namespace as they come.
+ * "listening" goes to stderr once the subscription is in place, so that a
+ * script can start a monitor and know when events will no longer be missed.
+ */
+static int cmd_monitor(struct nl *nl, int argc, char **argv)
+{
+	struct monitor mon = { .nl = nl };
+	int ret;
+
+	if (argc == 2 && !strcmp(argv[0], "count"))
+		mon.left = parse_u32_arg("count", argv[1]);
+	else if (argc)
+		usage_error("unexpected argument", argv[0]);
+	if (!mon.left && argc)
+		usage_error("count must be at least 1", argv[1]);
+	if (!nl->events_group)
+		return nl_fail(nl, EPROTO, "the kernel offers no events group");
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
+				  &nl->events_group,
+				  sizeof(nl->events_group)) < 0)
+		return nl_fail(nl, errno, NULL);
+	fprintf(stderr, "mrcctl: listening\n");
+
+	do {
+		ssize_t len = mnl_socket_recvfrom(nl->sock, nl_buf,
+						  sizeof(nl_buf));
+
+		if (len < 0)
+			return nl_fail(nl, errno, NULL);
+		ret = mnl_cb_run(nl_buf, len, 0, 0, event_cb, &mon);
+	} while (ret == MNL_CB_OK);
+	return ret == MNL_CB_STOP ? 0 : -1;
+}
+
 /* ---- main ------------------------------------------------------------ */
 
 static const struct {
@@ -1147,6 +1266,7 @@ static const struct {
 	{ "dev", cmd_dev },
 	{ "evprofile", cmd_evprofile },
 	{ "ccprofile", cmd_ccprofile },
+	{ "monitor", cmd_monitor },
 };
 
 typedef int (*object_fn)(struct nl *nl, int argc, char **argv);

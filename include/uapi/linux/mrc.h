@@ -155,8 +155,14 @@
  * Multicast group MRC_GENL_MCGRP_EVENTS
  * -------------------------------------
  *
- * Reserved for notifications (EV state changes, plane up/down, QP errors).
- * Joining it needs CAP_NET_ADMIN.  Nothing is sent on it yet.
+ * Notifications, in the namespace of the object they are about.  Joining the
+ * group needs CAP_NET_ADMIN.  Sent so far:
+ *
+ * MRC_CMD_PLANE_EVENT: a plane went up or down (its netdev's running state or
+ * carrier changed).  Carries MRC_A_DEV_NAME and MRC_A_DEV_PLANES holding the
+ * one plane, laid out as in MRC_CMD_DEV_GET, with its new state.
+ *
+ * EV state changes and QP errors will follow with the data path.
  *
  * Errors
  * ------
@@ -208,6 +214,7 @@ enum mrc_cmd {
 	MRC_CMD_CCPROF_SET,
 	MRC_CMD_CCPROF_GET,
 	MRC_CMD_CCPROF_DEL,
+	MRC_CMD_PLANE_EVENT,
 
 	__MRC_CMD_MAX
 };
