@@ -21,10 +21,15 @@ for ns in "$H1" "$H2"; do
 	show ip netns exec "$ns" "$MRCCTL" dev add mrc0 $(topo_plane_args 8)
 done
 show ip netns exec "$H1" "$MRCCTL" dev show
-echo; echo "== plane 3 loses its link: the device sees it at once =="
+echo; echo "== plane 3 loses its link: the device sees it at once, a monitor hears it =="
+mon=$(mktemp)
+ip netns exec "$H1" "$MRCCTL" monitor count 2 2>"$mon" &
+wait_for_line "$mon" "mrcctl: listening"
 show ip -n "$H1" link set p3 down
 show ip netns exec "$H1" "$MRCCTL" -j -p dev show mrc0
 show ip -n "$H1" link set p3 up
+wait
+rm -f "$mon"
 show ip netns exec "$H2" "$MRCCTL" dev show
 echo; echo "== unload with devices present; the next mrcctl call autoloads mrc afresh =="
 show modprobe -r mrc
