@@ -21,8 +21,10 @@ for t in "${tests[@]}"; do
 	n=$((n + 1))
 	name=$(basename "$t")
 	echo "# selftests: mrc: $name"
+	start=$SECONDS
 	timeout --kill-after=10 "$limit" "$dir/$name" 2>&1 | sed 's/^/# /'
 	rc=${PIPESTATUS[0]}
+	echo "# $name: $((SECONDS - start)) s"
 	case $rc in
 	0) echo "ok $n selftests: mrc: $name" ;;
 	4) echo "ok $n selftests: mrc: $name # SKIP"; skipped+=("$name") ;;

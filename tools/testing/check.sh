@@ -88,12 +88,15 @@ count_ktap()
 	[ $n -gt 0 ] || result fail "kunit reported no case"
 }
 
-# vm_run NAME FLAVOUR LOG CMD: boot, run, and count "guest log clean" on its own.
+# vm_run NAME FLAVOUR LOG LIMIT CMD: boot, run, and count "guest log clean" on its own.
+# LIMIT (seconds) is generous: TCG on a busy 2-core host runs several times slower
+# than on an idle one, and a time-out must mean a hang, not a loaded machine.
 vm_run()
 {
-	local name=$1 flavour=$2 log=$logs/$3.log out=$logs/$3-vm rc
-	shift 3
-	"$t/vm/vm.sh" --kernel "$flavour" --quiet --out "$out" -- "$@" >"$log" 2>&1
+	local name=$1 flavour=$2 log=$logs/$3.log out=$logs/$3-vm limit=$4 rc
+	shift 4
+	"$t/vm/vm.sh" --kernel "$flavour" --quiet --timeout "$limit" --out "$out" -- "$@" \
+		>"$log" 2>&1
 	rc=$?
 	# the failures' own explanations, and the harness's verdict
 	grep -E '^(# )*(not ok|#   |vm.sh:|splat-scan:)|FAILED at|^ {4}Expected|^ {8}[^ ]' \
@@ -132,7 +135,7 @@ fi
 
 if wants stock; then
 	if [ $stock_ok = 1 ]; then
-		vm_run "stock VM selftests" stock stock-selftests selftests/run.sh
+		vm_run "stock VM selftests" stock stock-selftests 1800 selftests/run.sh
 		count_tap "$logs/stock-selftests.log" "stock:"
 	else
 		result skip "stock VM selftests" "(build failed)"
@@ -140,7 +143,7 @@ if wants stock; then
 fi
 if wants kunit; then
 	if [ $debug_ok = 1 ]; then
-		vm_run "debug VM KUnit" debug kunit tools/testing/kunit.sh
+		vm_run "debug VM KUnit" debug kunit 1200 tools/testing/kunit.sh
 		count_ktap "$logs/kunit.log"
 	else
 		result skip "debug VM KUnit" "(build failed)"
@@ -148,7 +151,7 @@ if wants kunit; then
 fi
 if wants debug; then
 	if [ $debug_ok = 1 ] && [ $stock_ok = 1 ]; then
-		vm_run "debug VM selftests" debug debug-selftests selftests/run.sh
+		vm_run "debug VM selftests" debug debug-selftests 3000 selftests/run.sh
 		count_tap "$logs/debug-selftests.log" "debug:"
 	else
 		result skip "debug VM selftests" "(build failed)"
