@@ -117,6 +117,16 @@ mrc_require_mrcctl()
 	[ -x "$MRCCTL" ] || mrc_skip "$MRCCTL not built (make tools)"
 }
 
+# mrc_require_setpriv: defines the two callers without CAP_NET_ADMIN that the
+# permission tests run as, "nocap" (root with the capability dropped) and "nobody",
+# as command prefixes; use them through a nameref: declare -n as=$who.
+mrc_require_setpriv()
+{
+	command -v setpriv >/dev/null || mrc_skip "setpriv (util-linux) missing"
+	nocap=(setpriv --inh-caps=-net_admin --bounding-set=-net_admin)
+	nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+}
+
 # Load mrc through modprobe so that dependencies (ib_core) come along; the VM harness
 # points modprobe at a module root holding the freshly built mrc.ko.
 mrc_load()

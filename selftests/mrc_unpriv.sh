@@ -8,13 +8,10 @@
 
 mrc_require_root
 mrc_require_mrcctl
-command -v setpriv >/dev/null || mrc_skip "setpriv (util-linux) missing"
+mrc_require_setpriv
 trap topo_destroy EXIT
 topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_load || { echo "# modprobe mrc failed"; exit $KSFT_FAIL; }
-
-nocap=(setpriv --inh-caps=-net_admin --bounding-set=-net_admin)
-nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
 
 for who in nocap nobody; do
 	declare -n as=$who

@@ -33,6 +33,8 @@ export MODPROBE_OPTIONS="-d $MRC_MODROOT"
 kmemleak=/sys/kernel/debug/kmemleak
 [ -w $kmemleak ] && echo clear >$kmemleak
 
+# Marks in the kernel log where boot ends and the command begins (splat-scan.sh).
+echo "mrc-vm: command starts" >/dev/kmsg
 echo "mrc-vm: $(uname -r) up in $(cut -d' ' -f1 /proc/uptime) s; running: $MRC_CMD_TEXT"
 cd "$MRC_CWD" || cd /
 if [ "${MRC_SHELL:-0}" = 1 ]; then

@@ -5,12 +5,14 @@
 # that mean a bug even when the test command passed. Prints each report's first lines
 # and exits 1 if any; exits 0 on a clean log.
 #
-#   splat-scan.sh [--boot] DIR
+#   splat-scan.sh [--boot|--after] DIR
 # --boot: only the console lines before the guest started the command (guest.sh's
 # "mrc-vm: ... running:" line), i.e. reports the kernel made while booting.
+# --after: only what the kernel printed once the command had started.
 set -u
-boot=0
+boot=0 after=0
 [ "$1" = --boot ] && { boot=1; shift; }
+[ "$1" = --after ] && { after=1; shift; }
 dir=$1
 # The header line of each class of report, as the 6.1 kernel prints it.
 pattern='BUG: |WARNING: |UBSAN: |Oops: |Oops\b|general protection fault|kernel BUG at|Kernel panic|'
@@ -24,7 +26,12 @@ if [ $boot = 1 ]; then
 fi
 for f in console.log dmesg.txt kmemleak.txt; do
 	[ -s "$dir/$f" ] || continue
-	hits=$(grep -nE "$pattern" "$dir/$f" | head -n 20)
+	if [ $after = 1 ] && grep -qE 'mrc-vm: .*running: |mrc-vm: command starts' "$dir/$f"; then
+		hits=$(sed -n '/mrc-vm: .*running: \|mrc-vm: command starts/,$p' "$dir/$f" |
+			grep -nE "$pattern" | head -n 20)
+	else
+		hits=$(grep -nE "$pattern" "$dir/$f" | head -n 20)
+	fi
 	if [ -n "$hits" ]; then
 		echo "splat-scan: $dir/$f:"
 		echo "$hits" | sed 's/^/    /'
