@@ -75,14 +75,18 @@ static struct mrc_plane *mrc_plane_find(struct mrc_net *mn,
 					const struct net_device *ndev)
 {
 	struct mrc_device *mdev;
+	struct mrc_plane *plane;
 	unsigned int i;
 
 	lockdep_assert_held(&mn->lock);
 
-	list_for_each_entry(mdev, &mn->devices, list)
-		for (i = 0; i < MRC_MAX_PLANES; i++)
-			if (mdev->planes[i] && mdev->planes[i]->ndev == ndev)
-				return mdev->planes[i];
+	list_for_each_entry(mdev, &mn->devices, list) {
+		for (i = 0; i < MRC_MAX_PLANES; i++) {
+			plane = mrc_plane_get(mdev, i);
+			if (plane && plane->ndev == ndev)
+				return plane;
+		}
+	}
 	return NULL;
 }
 
@@ -92,8 +96,11 @@ static void mrc_plane_update(struct mrc_plane *plane)
 		    netif_carrier_ok(plane->ndev);
 }
 
-static void mrc_plane_free(struct mrc_plane *plane)
+/* Runs after a grace period: the data path reads planes under RCU. */
+static void mrc_plane_free_rcu(struct rcu_head *head)
 {
+	struct mrc_plane *plane = container_of(head, struct mrc_plane, rcu);
+
 	netdev_put(plane->ndev, &plane->tracker);
 	kfree(plane);
 }
@@ -102,22 +109,61 @@ static void mrc_plane_remove(struct mrc_plane *plane)
 {
 	struct mrc_device *mdev = plane->mdev;
 
-	mdev->planes[plane->index] = NULL;
+	RCU_INIT_POINTER(mdev->planes[plane->index], NULL);
 	mdev->nplanes--;
-	mrc_plane_free(plane);
+	call_rcu(&plane->rcu, mrc_plane_free_rcu);
 }
 
-void mrc_dev_del(struct mrc_net *mn, struct mrc_device *mdev)
+/*
+ * Takes the device out of its namespace's registry and drops its planes; the
+ * caller then ends the RDMA device (mrc_dev_destroy(), or a queued
+ * unregistration where it may not sleep on the RDMA core).
+ */
+static void mrc_dev_unlink(struct mrc_net *mn, struct mrc_device *mdev)
 {
 	unsigned int i;
 
 	lockdep_assert_held(&mn->lock);
 
-	list_del(&mdev->list);
-	for (i = 0; i < MRC_MAX_PLANES; i++)
-		if (mdev->planes[i])
-			mrc_plane_remove(mdev->planes[i]);
-	kfree(mdev);
+	list_del_init(&mdev->list);
+	for (i = 0; i < MRC_MAX_PLANES; i++) {
+		struct mrc_plane *plane = mrc_plane_get(mdev, i);
+
+		if (plane)
+			mrc_plane_remove(plane);
+	}
+	mn->genid++;
+}
+
+/* Without RTNL or mrc_net.lock: unregistering waits for the RDMA core. */
+static void mrc_dev_destroy(struct mrc_device *mdev, bool registered)
+{
+	/* With dealloc_driver set, both end by freeing @mdev. */
+	if (registered)
+		ib_unregister_device(&mdev->ib);
+	else
+		ib_dealloc_device(&mdev->ib);
+}
+
+int mrc_dev_del(struct mrc_net *mn, const char *name,
+		const struct nlattr *name_attr, struct netlink_ext_ack *extack)
+{
+	struct mrc_device *mdev;
+	bool registered;
+
+	mutex_lock(&mn->lock);
+	mdev = mrc_dev_find(mn, name);
+	if (!mdev || !mdev->registered) {
+		mutex_unlock(&mn->lock);
+		NL_SET_ERR_MSG_ATTR(extack, name_attr, "no such mrc device");
+		return -ENODEV;
+	}
+	registered = mdev->registered;
+	mrc_dev_unlink(mn, mdev);
+	mutex_unlock(&mn->lock);
+
+	mrc_dev_destroy(mdev, registered);
+	return 0;
 }
 
 static bool mrc_plane_ndev_valid(const struct mrc_plane_req *req,
@@ -150,13 +196,15 @@ static bool mrc_plane_ndev_valid(const struct mrc_plane_req *req,
 }
 
 /*
- * Called under RTNL, which keeps the requested netdevs registered until their
- * references are taken and makes the checks on them stable.
+ * First half of creating a device, under RTNL, which keeps the requested
+ * netdevs registered until their references are taken and makes the checks
+ * on them stable.  The device enters the registry (so that its name and
+ * planes are taken) but is not usable until mrc_dev_register() succeeds.
  */
 int mrc_dev_new(struct net *net, const char *name,
 		const struct nlattr *name_attr,
 		const struct mrc_plane_req *reqs, unsigned int nreqs,
-		struct netlink_ext_ack *extack)
+		struct mrc_device **out, struct netlink_ext_ack *extack)
 {
 	struct mrc_net *mn = mrc_net(net);
 	struct mrc_device *mdev;
@@ -179,10 +227,14 @@ int mrc_dev_new(struct net *net, const char *name,
 		if (!mrc_plane_ndev_valid(&reqs[i], reqs, i, extack))
 			return -EINVAL;
 
-	mdev = kzalloc(sizeof(*mdev), GFP_KERNEL_ACCOUNT);
+	mdev = ib_alloc_device(mrc_device, ib);
 	if (!mdev)
 		return -ENOMEM;
+	INIT_LIST_HEAD(&mdev->list);
 	mdev->net = net;
+	mdev->nports = nreqs;
+	xa_init_flags(&mdev->qps, XA_FLAGS_ALLOC);
+	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC1);
 	strscpy(mdev->name, name, sizeof(mdev->name));
 	for (i = 0; i < nreqs; i++) {
 		struct mrc_plane *plane;
@@ -198,7 +250,7 @@ int mrc_dev_new(struct net *net, const char *name,
 		netdev_hold(plane->ndev, &plane->tracker, GFP_KERNEL);
 		strscpy(plane->ifname, plane->ndev->name, sizeof(plane->ifname));
 		mrc_plane_update(plane);
-		mdev->planes[i] = plane;
+		RCU_INIT_POINTER(mdev->planes[i], plane);
 		mdev->nplanes++;
 	}
 
@@ -227,15 +279,54 @@ int mrc_dev_new(struct net *net, const char *name,
 	list_add_tail(&mdev->list, &mn->devices);
 	mn->genid++;
 	mutex_unlock(&mn->lock);
+	*out = mdev;
 	return 0;
 
 err_unlock:
 	mutex_unlock(&mn->lock);
 err_free:
-	for (i = 0; i < MRC_MAX_PLANES; i++)
-		if (mdev->planes[i])
-			mrc_plane_free(mdev->planes[i]);
-	kfree(mdev);
+	for (i = 0; i < MRC_MAX_PLANES; i++) {
+		struct mrc_plane *plane = rcu_dereference_protected(mdev->planes[i], 1);
+
+		if (plane) {
+			netdev_put(plane->ndev, &plane->tracker);
+			kfree(plane);
+		}
+	}
+	ib_dealloc_device(&mdev->ib);
+	return err;
+}
+
+/*
+ * Second half, without RTNL (the RDMA core takes it to fill the GID tables).
+ * A plane may vanish meanwhile; if the last one did, the notifier left the
+ * device "doomed" to us.
+ */
+int mrc_dev_register(struct mrc_device *mdev, struct netlink_ext_ack *extack)
+{
+	struct mrc_net *mn = mrc_net(mdev->net);
+	int err;
+
+	err = mrc_ib_register(mdev);
+	if (err)
+		NL_SET_ERR_MSG(extack,
+			       "RDMA device registration failed (is the name taken by another RDMA device?)");
+
+	mutex_lock(&mn->lock);
+	if (!err && !mdev->doomed) {
+		mdev->registered = true;
+		mutex_unlock(&mn->lock);
+		return 0;
+	}
+	if (!err) {
+		NL_SET_ERR_MSG(extack, "the planes went away during creation");
+		err = -ENODEV;
+	}
+	if (!list_empty(&mdev->list))
+		mrc_dev_unlink(mn, mdev);
+	mutex_unlock(&mn->lock);
+
+	mrc_dev_destroy(mdev, err == -ENODEV);
 	return err;
 }
 
@@ -285,20 +376,29 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 		if (!READ_ONCE(mrc_unloading))
 			pr_info("%s: plane %u lost, netdev %s unregistered\n",
 				mdev->name, plane->index, plane->ifname);
+		/* The RDMA core holds the netdev until its port lets go. */
+		ib_device_set_netdev(&mdev->ib, NULL, plane->index + 1);
+		mrc_ib_port_event(mdev, plane->index, false);
 		mrc_plane_remove(plane);
-		if (!mdev->nplanes) {
-			if (!READ_ONCE(mrc_unloading))
-				pr_info("%s: deleted, no plane left\n",
-					mdev->name);
-			mrc_dev_del(mn, mdev);
-		}
 		mn->genid++;
+		if (mdev->nplanes)
+			break;
+		if (!READ_ONCE(mrc_unloading))
+			pr_info("%s: deleted, no plane left\n", mdev->name);
+		mrc_dev_unlink(mn, mdev);
+		/* Not under RTNL: the RDMA core's unregistration takes it. */
+		if (mdev->registered)
+			ib_unregister_device_queued(&mdev->ib);
+		else
+			mdev->doomed = true;
 		break;
 	default:
 		up = plane->up;
 		mrc_plane_update(plane);
-		if (plane->up != up)
+		if (plane->up != up) {
+			mrc_ib_port_event(mdev, plane->index, plane->up);
 			mrc_nl_notify_plane(mdev, plane);
+		}
 		break;
 	}
 out:
@@ -316,7 +416,7 @@ static int __net_init mrc_net_init(struct net *net)
 
 	mutex_init(&mn->lock);
 	INIT_LIST_HEAD(&mn->devices);
-	return 0;
+	return mrc_net_sockets_init(net);
 }
 
 /*
@@ -328,12 +428,28 @@ static int __net_init mrc_net_init(struct net *net)
 static void __net_exit mrc_net_exit(struct net *net)
 {
 	struct mrc_net *mn = mrc_net(net);
-	struct mrc_device *mdev, *tmp;
+	struct mrc_device *mdev;
+	bool registered;
 
-	mutex_lock(&mn->lock);
-	list_for_each_entry_safe(mdev, tmp, &mn->devices, list)
-		mrc_dev_del(mn, mdev);
-	mutex_unlock(&mn->lock);
+	for (;;) {
+		mutex_lock(&mn->lock);
+		mdev = list_first_entry_or_null(&mn->devices,
+						struct mrc_device, list);
+		if (!mdev) {
+			mutex_unlock(&mn->lock);
+			break;
+		}
+		/* One still being created is finished by its creator. */
+		registered = mdev->registered;
+		if (!registered)
+			mdev->doomed = true;
+		mrc_dev_unlink(mn, mdev);
+		mutex_unlock(&mn->lock);
+		if (registered)
+			mrc_dev_destroy(mdev, true);
+	}
+	/* Every QP of the namespace is gone with its device. */
+	mrc_net_sockets_exit(net);
 }
 
 static struct pernet_operations mrc_net_ops = {
@@ -345,16 +461,14 @@ static struct pernet_operations mrc_net_ops = {
 
 /*
  * "rdma link add NAME type mrc netdev DEV": a one-plane device made by the
- * same code as MRC_CMD_DEV_NEW.  The RDMA core keeps no state about the link
- * and only relays our return value, so success is reported even though no
- * ib_device is registered yet; the device is visible through mrcctl only.
- * Called with the RDMA core's link_ops_rwsem held for reading and a plain
+ * same code as MRC_CMD_DEV_NEW.  Called with the RDMA core's link_ops_rwsem held for reading and a plain
  * reference on @ndev, without RTNL.
  */
 static int mrc_rdma_newlink(const char *ibdev_name, struct net_device *ndev)
 {
 	struct netlink_ext_ack extack = {};
 	struct mrc_plane_req req = { .ndev = ndev };
+	struct mrc_device *mdev;
 	int err;
 
 	rtnl_lock();
@@ -364,16 +478,15 @@ static int mrc_rdma_newlink(const char *ibdev_name, struct net_device *ndev)
 		err = -ENODEV;
 	} else {
 		err = mrc_dev_new(dev_net(ndev), ibdev_name, NULL, &req, 1,
-				  &extack);
+				  &mdev, &extack);
 	}
 	rtnl_unlock();
+	if (!err)
+		err = mrc_dev_register(mdev, &extack);
 
 	if (err)
 		pr_info("rdma link add %s on %s failed: %s (%d)\n", ibdev_name,
 			ndev->name, extack._msg ?: "error", err);
-	else
-		pr_info("rdma link add %s on %s: mrc device created, no RDMA device yet\n",
-			ibdev_name, ndev->name);
 	return err;
 }
 
@@ -412,5 +525,10 @@ void mrc_device_exit(void)
 	 */
 	WRITE_ONCE(mrc_unloading, true);
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
+	/*
+	 * Waits for the unregistrations the notifier queued.  The driver id
+	 * is rxe's, but rdma_rxe cannot be loaded beside us (main.c).
+	 */
+	ib_unregister_driver(RDMA_DRIVER_RXE);
 	unregister_pernet_device(&mrc_net_ops);
 }

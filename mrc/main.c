@@ -8,6 +8,7 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/notifier.h>
 #include <net/genetlink.h>
 #include <rdma/rdma_netlink.h>
 
@@ -18,6 +19,42 @@ unsigned short mrc_udp_port = MRC_UDP_PORT_DEFAULT;
 module_param_named(udp_port, mrc_udp_port, ushort, 0444);
 MODULE_PARM_DESC(udp_port, "UDP destination port of MRC packets (default 4793)");
 
+/*
+ * mrc speaks rxe's user ABI, so its RDMA devices carry rxe's driver id, and
+ * rdma_rxe finds devices by that id (ib_device_get_by_netdev) and takes them
+ * for its own struct rxe_dev.  The two must never be loaded together: refuse
+ * to load beside rdma_rxe, and refuse rdma_rxe's load while we are here.
+ */
+#define MRC_RXE_MODULE "rdma_rxe"
+
+static int mrc_module_event(struct notifier_block *nb, unsigned long state,
+			    void *data)
+{
+	struct module *mod = data;
+
+	if (state != MODULE_STATE_COMING || strcmp(mod->name, MRC_RXE_MODULE))
+		return NOTIFY_DONE;
+	pr_warn("refusing to let %s load: it would take mrc devices for its own\n",
+		MRC_RXE_MODULE);
+	return notifier_from_errno(-EBUSY);
+}
+
+static struct notifier_block mrc_module_nb = {
+	.notifier_call = mrc_module_event,
+};
+
+/* /sys/module/rdma_rxe exists while it is loaded; module_kset is ours too. */
+static bool mrc_rxe_loaded(void)
+{
+	struct kobject *kobj;
+
+	kobj = kset_find_obj(THIS_MODULE->mkobj.kobj.kset, MRC_RXE_MODULE);
+	if (!kobj)
+		return false;
+	kobject_put(kobj);
+	return true;
+}
+
 static int __init mrc_init(void)
 {
 	int err;
@@ -27,9 +64,20 @@ static int __init mrc_init(void)
 		return -EINVAL;
 	}
 
-	err = mrc_device_init();
+	/* Before the check, so that no load can slip between the two. */
+	err = register_module_notifier(&mrc_module_nb);
 	if (err)
 		return err;
+	if (mrc_rxe_loaded()) {
+		pr_err("%s is loaded; mrc shares its driver id and cannot load beside it\n",
+		       MRC_RXE_MODULE);
+		err = -EBUSY;
+		goto err_notifier;
+	}
+
+	err = mrc_device_init();
+	if (err)
+		goto err_notifier;
 
 	err = mrc_profile_init();
 	if (err)
@@ -47,6 +95,8 @@ err_profile:
 	mrc_profile_exit();
 err_device:
 	mrc_device_exit();
+err_notifier:
+	unregister_module_notifier(&mrc_module_nb);
 	return err;
 }
 
@@ -56,6 +106,7 @@ static void __exit mrc_exit(void)
 	mrc_genl_exit();
 	mrc_profile_exit();
 	mrc_device_exit();
+	unregister_module_notifier(&mrc_module_nb);
 	pr_info("unloaded\n");
 }
 

@@ -16,7 +16,10 @@
 #include <linux/xarray.h>
 #include <net/net_namespace.h>
 #include <net/netlink.h>
+#include <rdma/ib_verbs.h>
 #include <linux/mrc.h>
+
+#include "verbs.h"
 
 /* Reported by MODULE_VERSION() and MRC_A_VERSION_MODULE alike. */
 #define MRC_VERSION "0.1.0"
@@ -27,11 +30,18 @@
  * Every field below that can change is protected by the owning namespace's
  * mrc_net.lock, a mutex taken in process context only.  Code that looks up or
  * inspects netdevs takes RTNL first and mrc_net.lock second; the netdevice
- * notifier already runs under RTNL and follows the same order.  Nothing on a
- * data path exists yet, so no RCU rule is needed for now.
+ * notifier already runs under RTNL and follows the same order.
+ *
+ * The data path (softirq receive, timers, post_send) never takes those: it
+ * reads mrc_device.planes under RCU, and a plane is freed, and its netdev
+ * reference dropped, only after a grace period.  QPs and MRs are found by
+ * number in xarrays read under RCU (see qp.c and mr.c for their lifetimes).
  */
 
 struct mrc_device;
+struct mrc_net;
+
+struct mrc_net *mrc_net(const struct net *net);
 
 /**
  * struct mrc_plane - one Ethernet netdev a device sprays over
@@ -44,6 +54,7 @@ struct mrc_device;
  *	readers holding only mrc_net.lock never race with a rename
  */
 struct mrc_plane {
+	struct rcu_head rcu;
 	struct mrc_device *mdev;
 	struct net_device *ndev;
 	netdevice_tracker tracker;
@@ -53,23 +64,49 @@ struct mrc_plane {
 };
 
 /**
- * struct mrc_device - an mrc device, the future home of an RDMA device
- * @list: entry in mrc_net.devices, kept in increasing @index order
+ * struct mrc_device - an mrc device: the RDMA device over a set of planes
+ * @ib: the RDMA device; first, the struct comes from ib_alloc_device() and
+ *	is freed by the RDMA core after ib_unregister_device()
+ * @list: entry in mrc_net.devices, kept in increasing @index order; empty
+ *	once the device has been taken out of the registry
  * @net: namespace the device and all its planes live in (not refcounted: the
  *	namespace's exit deletes the device first)
  * @index: per-namespace id, used to resume dumps
- * @name: unique name in the namespace
+ * @name: unique name in the namespace, also the RDMA device's name
  * @nplanes: number of non-NULL entries in @planes
+ * @nports: RDMA ports, one per plane given at creation (port = index + 1)
+ * @registered: ib_register_device() succeeded (under mrc_net.lock)
+ * @doomed: lost its last plane before it was registered; its creator
+ *	unregisters it (under mrc_net.lock)
  * @planes: planes by index; an entry turns NULL when its netdev goes away
+ * @qps: QPs by number, looked up under RCU by the receive path
+ * @mrs: MRs by key >> 8, looked up under RCU
+ * @mr_key: low byte of the next MR key, so a reused index gets a new key
+ * @cnt: data path counters by plane
  */
 struct mrc_device {
+	struct ib_device ib;
 	struct list_head list;
 	struct net *net;
 	u32 index;
 	char name[IFNAMSIZ];
 	unsigned int nplanes;
-	struct mrc_plane *planes[MRC_MAX_PLANES];
+	unsigned int nports;
+	bool registered;
+	bool doomed;
+	struct mrc_plane __rcu *planes[MRC_MAX_PLANES];
+	struct xarray qps;
+	u32 qpn_next;
+	struct xarray mrs;
+	atomic_t mr_key;
+	struct mrc_counters cnt[MRC_MAX_PLANES];
 };
+
+static inline struct mrc_device *to_mdev(struct ib_device *ib)
+{
+	return container_of(ib, struct mrc_device, ib);
+}
+
 
 /**
  * struct mrc_net - mrc state of one network namespace
@@ -82,9 +119,13 @@ struct mrc_device {
  * @ccprofs: CC profiles (struct mrc_ccprof) by id, the same way
  * @prof_genid: bumped on every creation and deletion of a profile, to flag
  *	interrupted profile dumps
+ * @sock4: UDP tunnel socket receiving MRC over IPv4 (net.c)
+ * @sock6: the same for IPv6; NULL when IPv6 is disabled
  */
 struct mrc_net {
 	struct mutex lock; /* see "Locking" above */
+	struct socket *sock4;
+	struct socket *sock6;
 	struct list_head devices;
 	u32 next_index;
 	u32 genid;
@@ -92,6 +133,14 @@ struct mrc_net {
 	struct xarray ccprofs;
 	u32 prof_genid;
 };
+
+/* Under mrc_net.lock, or RCU (then only the plane's fields are stable). */
+static inline struct mrc_plane *mrc_plane_get(const struct mrc_device *mdev,
+					      unsigned int i)
+{
+	return rcu_dereference_check(mdev->planes[i],
+				     lockdep_is_held(&mrc_net(mdev->net)->lock));
+}
 
 /*
  * Profiles
@@ -205,15 +254,16 @@ extern unsigned short mrc_udp_port;
 /* device.c */
 int mrc_device_init(void);
 void mrc_device_exit(void);
-struct mrc_net *mrc_net(const struct net *net);
 bool mrc_dev_name_valid(const char *name, struct netlink_ext_ack *extack,
 			const struct nlattr *attr);
 struct mrc_device *mrc_dev_find(struct mrc_net *mn, const char *name);
 int mrc_dev_new(struct net *net, const char *name,
 		const struct nlattr *name_attr,
 		const struct mrc_plane_req *reqs, unsigned int nreqs,
-		struct netlink_ext_ack *extack);
-void mrc_dev_del(struct mrc_net *mn, struct mrc_device *mdev);
+		struct mrc_device **out, struct netlink_ext_ack *extack);
+int mrc_dev_register(struct mrc_device *mdev, struct netlink_ext_ack *extack);
+int mrc_dev_del(struct mrc_net *mn, const char *name,
+		const struct nlattr *name_attr, struct netlink_ext_ack *extack);
 
 /* profile.c: pure checks, usable without locks (and from KUnit) */
 u32 mrc_evprof_min_active_default(u32 ev_count);

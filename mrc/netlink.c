@@ -206,9 +206,12 @@ static int mrc_nl_put_dev(struct sk_buff *skb, const struct mrc_device *mdev,
 	planes = nla_nest_start(skb, MRC_A_DEV_PLANES);
 	if (!planes)
 		goto cancel;
-	for (i = 0; i < MRC_MAX_PLANES; i++)
-		if (mdev->planes[i] && mrc_nl_put_plane(skb, mdev->planes[i]))
+	for (i = 0; i < MRC_MAX_PLANES; i++) {
+		struct mrc_plane *plane = mrc_plane_get(mdev, i);
+
+		if (plane && mrc_nl_put_plane(skb, plane))
 			goto cancel;
+	}
 	nla_nest_end(skb, planes);
 
 	genlmsg_end(skb, hdr);
@@ -368,6 +371,7 @@ static int mrc_nl_dev_new(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
 	struct mrc_plane_req reqs[MRC_MAX_PLANES];
 	struct net *net = genl_info_net(info);
+	struct mrc_device *mdev;
 	unsigned int nreqs;
 	int err;
 
@@ -386,36 +390,24 @@ static int mrc_nl_dev_new(struct sk_buff *skb, struct genl_info *info)
 				  &nreqs, info->extack);
 	if (!err)
 		err = mrc_dev_new(net, nla_data(name_attr), name_attr, reqs,
-				  nreqs, info->extack);
+				  nreqs, &mdev, info->extack);
 	rtnl_unlock();
-	return err;
+	if (err)
+		return err;
+	return mrc_dev_register(mdev, info->extack);
 }
 
 static int mrc_nl_dev_del(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
-	struct mrc_device *mdev;
-	int err = 0;
 
 	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
 		NL_SET_ERR_MSG(info->extack, "missing device name");
 		return -EINVAL;
 	}
-
 	/* Dropping netdev references needs no RTNL. */
-	mutex_lock(&mn->lock);
-	mdev = mrc_dev_find(mn, nla_data(name_attr));
-	if (mdev) {
-		mrc_dev_del(mn, mdev);
-		mn->genid++;
-	} else {
-		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
-				    "no such mrc device");
-		err = -ENODEV;
-	}
-	mutex_unlock(&mn->lock);
-	return err;
+	return mrc_dev_del(mn, nla_data(name_attr), name_attr, info->extack);
 }
 
 /* ---- EV and CC profiles ------------------------------------------------ */

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The network edge of mrc: one UDP tunnel socket pair per namespace that
+ * receives MRC packets, the demultiplexing of what arrives to the responder
+ * or the requester of a QP, and the transmission of built packets over the
+ * plane netdev their QP addresses.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <net/dst_cache.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
+#include <net/udp_tunnel.h>
+
+#include "mrc.h"
+
+/* Room for the outer headers udp_tunnel*_xmit_skb() push. */
+#define MRC_NET_HEADROOM	(sizeof(struct ipv6hdr) + sizeof(struct udphdr))
+
+static unsigned int mrc_plane_of(struct mrc_device *mdev,
+				 const struct net_device *ndev)
+{
+	struct mrc_plane *plane;
+	unsigned int i;
+
+	for (i = 0; i < mdev->nports; i++) {
+		plane = rcu_dereference(mdev->planes[i]);
+		if (plane && plane->ndev == ndev)
+			return i;
+	}
+	return MRC_MAX_PLANES;
+}
+
+/* Requests to the responder, responses and control to the requester. */
+static void mrc_rcv_qp(struct mrc_qp *qp, const struct mrc_hdrs *h,
+		       const void *payload, struct sk_buff_head *out)
+{
+	switch (h->opcode) {
+	case MRC_OP_SACK:
+		mrc_rel_sack_rcv(qp, h, out);
+		break;
+	case MRC_OP_NACK:
+		mrc_rel_nack_rcv(qp, h, out);
+		break;
+	case MRC_OP_READ_RESP_FIRST:
+	case MRC_OP_READ_RESP_MIDDLE:
+	case MRC_OP_READ_RESP_LAST:
+	case MRC_OP_READ_RESP_ONLY:
+		mrc_rel_read_resp_rcv(qp, h, payload, out);
+		break;
+	default:
+		mrc_resp_rcv(qp, h, payload, out);
+		break;
+	}
+}
+
+static void mrc_rcv(struct mrc_device *mdev, unsigned int plane,
+		    struct sk_buff *skb)
+{
+	struct sk_buff_head out;
+	struct mrc_hdrs h;
+	struct mrc_qp *qp;
+	int err;
+
+	mrc_count(mdev, plane, MRC_CNT_RX_PKTS, 1);
+	mrc_count(mdev, plane, MRC_CNT_RX_BYTES, skb->len);
+
+	if (!mrc_icrc_check(skb->data, skb->len)) {
+		mrc_count(mdev, plane, MRC_CNT_RX_BAD_ICRC, 1);
+		return;
+	}
+	err = mrc_wire_decode_hdrs(skb->data, skb->len, &h);
+	if (err) {
+		mrc_count(mdev, plane, MRC_CNT_RX_MALFORMED, 1);
+		return;
+	}
+
+	qp = mrc_qp_lookup(mdev, h.dqpn);
+	if (!qp) {
+		mrc_count(mdev, plane, MRC_CNT_RX_NO_QP, 1);
+		return;
+	}
+
+	__skb_queue_head_init(&out);
+	spin_lock(&qp->lock);
+	/* RTR and later receive; only RTS and later send or expect acks. */
+	if (qp->dead || qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR)
+		mrc_count(mdev, plane, MRC_CNT_RX_BAD_STATE, 1);
+	else
+		mrc_rcv_qp(qp, &h, skb->data + h.hdr_len, &out);
+	spin_unlock(&qp->lock);
+
+	mrc_net_xmit(qp, &out);
+}
+
+/*
+ * The UDP layer calls this in softirq with skb->data at the UDP header.
+ * Returning 0 means the packet was consumed, whatever became of it.
+ */
+static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
+{
+	struct ib_device *ib;
+	unsigned int plane;
+
+	ib = ib_device_get_by_netdev(skb->dev, RDMA_DRIVER_RXE);
+	if (!ib)
+		goto drop;
+	/* Belt and braces: main.c keeps rdma_rxe away. */
+	if (ib->ops.owner != THIS_MODULE)
+		goto put;
+
+	rcu_read_lock();
+	plane = mrc_plane_of(to_mdev(ib), skb->dev);
+	if (plane < MRC_MAX_PLANES && !skb_linearize(skb) &&
+	    pskb_may_pull(skb, sizeof(struct udphdr))) {
+		__skb_pull(skb, sizeof(struct udphdr));
+		mrc_rcv(to_mdev(ib), plane, skb);
+	}
+	rcu_read_unlock();
+put:
+	ib_device_put(ib);
+drop:
+	kfree_skb(skb);
+	return 0;
+}
+
+static int mrc_sock_create(struct net *net, bool ipv6, struct socket **sockp)
+{
+	struct udp_tunnel_sock_cfg tcfg = {
+		.encap_type = 1,
+		.encap_rcv = mrc_udp_encap_recv,
+	};
+	struct udp_port_cfg cfg = {
+		.local_udp_port = htons(mrc_udp_port),
+	};
+	int err;
+
+	if (ipv6) {
+		cfg.family = AF_INET6;
+		cfg.local_ip6 = in6addr_any;
+		cfg.ipv6_v6only = 1;
+		cfg.use_udp6_tx_checksums = 1;
+		cfg.use_udp6_rx_checksums = 1;
+	} else {
+		cfg.family = AF_INET;
+		cfg.local_ip.s_addr = htonl(INADDR_ANY);
+	}
+	err = udp_sock_create(net, &cfg, sockp);
+	if (err)
+		return err;
+	setup_udp_tunnel_sock(net, *sockp, &tcfg);
+	return 0;
+}
+
+int mrc_net_sockets_init(struct net *net)
+{
+	struct mrc_net *mn = mrc_net(net);
+	int err;
+
+	err = mrc_sock_create(net, false, &mn->sock4);
+	if (err) {
+		pr_err("UDP port %u: IPv4 socket: %d\n", mrc_udp_port, err);
+		return err;
+	}
+	/* A kernel booted with ipv6.disable=1 carries MRC over IPv4 only. */
+	if (IS_ENABLED(CONFIG_IPV6) && ipv6_mod_enabled()) {
+		err = mrc_sock_create(net, true, &mn->sock6);
+		if (err) {
+			pr_err("UDP port %u: IPv6 socket: %d\n", mrc_udp_port,
+			       err);
+			udp_tunnel_sock_release(mn->sock4);
+			mn->sock4 = NULL;
+			return err;
+		}
+	}
+	return 0;
+}
+
+void mrc_net_sockets_exit(struct net *net)
+{
+	struct mrc_net *mn = mrc_net(net);
+
+	if (mn->sock6)
+		udp_tunnel_sock_release(mn->sock6);
+	if (mn->sock4)
+		udp_tunnel_sock_release(mn->sock4);
+	mn->sock4 = NULL;
+	mn->sock6 = NULL;
+}
+
+/**
+ * mrc_net_alloc() - an skb for one MRC packet
+ * @qp: the QP that sends it
+ * @len: bytes of the MRC packet, ICRC included
+ *
+ * Return: an skb with @len bytes of tail room after enough head room for the
+ * link, IP and UDP headers of any plane, or NULL.
+ */
+struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, unsigned int len)
+{
+	unsigned int head = LL_MAX_HEADER + MRC_NET_HEADROOM;
+	struct sk_buff *skb;
+
+	skb = alloc_skb(head + len, GFP_ATOMIC | __GFP_NOWARN);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, head);
+	return skb;
+}
+
+/* The single path of this QP: the UDP source port carries the EV. */
+static __be16 mrc_net_sport(const struct mrc_qp *qp)
+{
+	return htons(0xc000 | (qp->ev & 0x3fff));
+}
+
+static int mrc_xmit4(struct mrc_qp *qp, struct net_device *ndev,
+		     struct sock *sk, struct sk_buff *skb)
+{
+	const struct mrc_av *av = &qp->av;
+	struct rtable *rt;
+	__be32 saddr;
+
+	rt = dst_cache_get_ip4(&qp->dst_cache, &saddr);
+	if (!rt) {
+		struct flowi4 fl4 = {
+			.flowi4_oif = ndev->ifindex,
+			.flowi4_proto = IPPROTO_UDP,
+			.flowi4_tos = RT_TOS(av->tos),
+			.daddr = av->daddr.v4,
+			.saddr = av->saddr.v4,
+		};
+
+		rt = ip_route_output_key(sock_net(sk), &fl4);
+		if (IS_ERR(rt))
+			return PTR_ERR(rt);
+		saddr = fl4.saddr;
+		dst_cache_set_ip4(&qp->dst_cache, &rt->dst, saddr);
+	}
+	udp_tunnel_xmit_skb(rt, sk, skb, saddr, av->daddr.v4, av->tos,
+			    av->hop_limit ?: ip4_dst_hoplimit(&rt->dst), 0,
+			    mrc_net_sport(qp), htons(mrc_udp_port), false, true);
+	return 0;
+}
+
+static int mrc_xmit6(struct mrc_qp *qp, struct net_device *ndev,
+		     struct sock *sk, struct sk_buff *skb)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	const struct mrc_av *av = &qp->av;
+	struct in6_addr saddr, daddr = av->daddr.v6;
+	struct dst_entry *dst;
+
+	dst = dst_cache_get_ip6(&qp->dst_cache, &saddr);
+	if (!dst) {
+		struct flowi6 fl6 = {
+			.flowi6_oif = ndev->ifindex,
+			.flowi6_proto = IPPROTO_UDP,
+			.daddr = av->daddr.v6,
+			.saddr = av->saddr.v6,
+		};
+
+		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6,
+						      NULL);
+		if (IS_ERR(dst))
+			return PTR_ERR(dst);
+		saddr = fl6.saddr;
+		dst_cache_set_ip6(&qp->dst_cache, dst, &saddr);
+	}
+	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &saddr, &daddr,
+			     av->tos, av->hop_limit ?: ip6_dst_hoplimit(dst),
+			     htonl(av->flow_label), mrc_net_sport(qp),
+			     htons(mrc_udp_port), false);
+	return 0;
+#else
+	return -EAFNOSUPPORT;
+#endif
+}
+
+/**
+ * mrc_net_xmit() - send the packets a QP built
+ * @qp: the QP, not locked (the packets were built under its lock)
+ * @list: packets, each an MRC packet with its ICRC; emptied
+ *
+ * A packet that cannot leave (plane gone or down, no route) is dropped and
+ * counted; the requester's timer recovers as from any loss.
+ */
+void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
+{
+	struct mrc_device *mdev = qp->mdev;
+	struct mrc_net *mn = mrc_net(mdev->net);
+	unsigned int pl = qp->av.plane;
+	struct mrc_plane *plane;
+	struct sk_buff *skb;
+	struct socket *sock;
+	int err;
+
+	if (skb_queue_empty(list))
+		return;
+
+	rcu_read_lock();
+	plane = pl < mdev->nports ? rcu_dereference(mdev->planes[pl]) : NULL;
+	while ((skb = __skb_dequeue(list))) {
+		unsigned int len = skb->len;
+
+		sock = qp->av.family == AF_INET6 ? mn->sock6 : mn->sock4;
+		if (!plane || !READ_ONCE(plane->up) || !sock) {
+			err = -ENETDOWN;
+		} else {
+			skb->protocol = qp->av.family == AF_INET6 ?
+					htons(ETH_P_IPV6) : htons(ETH_P_IP);
+			/* dst_cache is per CPU. */
+			local_bh_disable();
+			if (qp->av.family == AF_INET6)
+				err = mrc_xmit6(qp, plane->ndev, sock->sk, skb);
+			else
+				err = mrc_xmit4(qp, plane->ndev, sock->sk, skb);
+			local_bh_enable();
+		}
+		if (err) {
+			kfree_skb(skb);
+			mrc_count(mdev, pl, MRC_CNT_TX_DROPPED, 1);
+			continue;
+		}
+		mrc_count(mdev, pl, MRC_CNT_TX_PKTS, 1);
+		mrc_count(mdev, pl, MRC_CNT_TX_BYTES, len);
+	}
+	rcu_read_unlock();
+}

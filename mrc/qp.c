@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RC queue pairs: creation with rxe-layout queues, the verbs state machine,
+ * posting work from kernel consumers (user space posts into the shared
+ * queues itself and rings the POST_SEND doorbell), flushing on error, and
+ * destruction that waits out the softirq users.
+ */
+
+#include <linux/log2.h>
+#include <linux/random.h>
+#include <linux/vmalloc.h>
+#include <rdma/ib_verbs.h>
+
+#include "mrc.h"
+
+/* Under rcu_read_lock(); see mrc_destroy_qp() for why this is safe. */
+struct mrc_qp *mrc_qp_lookup(struct mrc_device *mdev, u32 qpn)
+{
+	return xa_load(&mdev->qps, qpn);
+}
+
+static u32 mrc_send_wqe_size(u32 max_sge, u32 max_inline)
+{
+	return sizeof(struct rxe_send_wqe) +
+	       max_t(u32, max_sge * sizeof(struct rxe_sge), max_inline);
+}
+
+static int mrc_qp_check_init(const struct ib_qp_init_attr *init)
+{
+	const struct ib_qp_cap *cap = &init->cap;
+
+	if (init->qp_type != IB_QPT_RC || init->srq || init->create_flags)
+		return -EOPNOTSUPP;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	if (cap->max_send_wr > MRC_MAX_QP_WR ||
+	    cap->max_recv_wr > MRC_MAX_QP_WR ||
+	    cap->max_send_sge > MRC_MAX_SGE ||
+	    cap->max_recv_sge > MRC_MAX_SGE ||
+	    cap->max_inline_data > MRC_MAX_INLINE)
+		return -EINVAL;
+	return 0;
+}
+
+static void mrc_qp_free(struct mrc_qp *qp)
+{
+	mrc_queue_free(&qp->sq);
+	mrc_queue_free(&qp->rq);
+	kvfree(qp->req.ctx);
+	kvfree(qp->req.ring);
+	kvfree(qp->resp.rctx);
+	kvfree(qp->resp.msgs);
+	bitmap_free(qp->resp.bitmap);
+	dst_cache_destroy(&qp->dst_cache);
+}
+
+static int mrc_qp_alloc_state(struct mrc_qp *qp)
+{
+	u32 nsq = qp->sq.index_mask + 1, nrq = qp->rq.index_mask + 1;
+
+	qp->req.ctx_size = ALIGN(sizeof(struct mrc_send_ctx) +
+				 max_t(u32, qp->max_send_sge *
+					    sizeof(struct rxe_sge),
+				       qp->max_inline), 8);
+	qp->req.ctx = kvcalloc(nsq, qp->req.ctx_size, GFP_KERNEL);
+	qp->req.ring_size = MRC_WINDOW_DEFAULT;
+	qp->req.window = MRC_WINDOW_DEFAULT;
+	qp->req.ring = kvcalloc(qp->req.ring_size, sizeof(*qp->req.ring),
+				GFP_KERNEL);
+	qp->resp.rctx_size = ALIGN(sizeof(struct mrc_recv_ctx) +
+				   qp->max_recv_sge * sizeof(struct rxe_sge),
+				   8);
+	qp->resp.rctx = kvcalloc(nrq, qp->resp.rctx_size, GFP_KERNEL);
+	qp->resp.window = MRC_WINDOW_DEFAULT;
+	qp->resp.msgs = kvcalloc(qp->resp.window, sizeof(*qp->resp.msgs),
+				 GFP_KERNEL);
+	qp->resp.bitmap = bitmap_zalloc(qp->resp.window, GFP_KERNEL);
+	if (!qp->req.ctx || !qp->req.ring || !qp->resp.rctx ||
+	    !qp->resp.msgs || !qp->resp.bitmap)
+		return -ENOMEM;
+	return dst_cache_init(&qp->dst_cache, GFP_KERNEL);
+}
+
+int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata)
+{
+	struct mrc_device *mdev = to_mdev(ibqp->device);
+	struct mrc_qp *qp = to_mqp(ibqp);
+	struct rxe_create_qp_resp uresp = {};
+	u32 nsq, nrq, wqe;
+	u32 qpn;
+	int err;
+
+	err = mrc_qp_check_init(init);
+	if (err)
+		return err;
+	if (udata && udata->outlen < sizeof(uresp))
+		return -EINVAL;
+
+	qp->mdev = mdev;
+	qp->is_user = !!udata;
+	spin_lock_init(&qp->lock);
+	timer_setup(&qp->rtx_timer, mrc_rel_timer, 0);
+	qp->state = IB_QPS_RESET;
+	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->mtu = 1024;
+	qp->retry_exp = MRC_RETRY_EXP_DEFAULT;
+
+	/* As rxe does: SGE and inline room share one element size. */
+	wqe = mrc_send_wqe_size(init->cap.max_send_sge,
+				init->cap.max_inline_data);
+	qp->max_send_sge = (wqe - sizeof(struct rxe_send_wqe)) /
+			   sizeof(struct rxe_sge);
+	qp->max_send_sge = min_t(u32, qp->max_send_sge, MRC_MAX_SGE);
+	qp->max_inline = min_t(u32, wqe - sizeof(struct rxe_send_wqe),
+			       MRC_MAX_INLINE);
+	qp->max_recv_sge = max_t(u32, init->cap.max_recv_sge, 1);
+
+	nsq = init->cap.max_send_wr;
+	err = mrc_queue_alloc(&qp->sq, udata, &nsq, wqe);
+	if (err)
+		goto err_free;
+	nrq = init->cap.max_recv_wr;
+	err = mrc_queue_alloc(&qp->rq, udata, &nrq,
+			      sizeof(struct rxe_recv_wqe) +
+			      qp->max_recv_sge * sizeof(struct rxe_sge));
+	if (err)
+		goto err_free;
+	err = mrc_qp_alloc_state(qp);
+	if (err)
+		goto err_free;
+
+	if (udata) {
+		err = mrc_queue_mminfo(&qp->sq, udata, &uresp.sq_mi);
+		if (!err)
+			err = mrc_queue_mminfo(&qp->rq, udata, &uresp.rq_mi);
+		if (!err)
+			err = ib_copy_to_udata(udata, &uresp, sizeof(uresp));
+		if (err)
+			goto err_free;
+	}
+
+	init->cap.max_send_wr = nsq;
+	init->cap.max_recv_wr = nrq;
+	init->cap.max_send_sge = qp->max_send_sge;
+	init->cap.max_recv_sge = qp->max_recv_sge;
+	init->cap.max_inline_data = qp->max_inline;
+
+	/* Published last: from here the receive path can find the QP. */
+	err = xa_alloc_cyclic(&mdev->qps, &qpn, qp,
+			      XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
+			      &mdev->qpn_next, GFP_KERNEL);
+	if (err < 0)
+		goto err_free;
+	ibqp->qp_num = qpn;
+	/* The single path's entropy, until the multipath issue sprays. */
+	qp->ev = get_random_u32();
+	return 0;
+
+err_free:
+	mrc_qp_free(qp);
+	return err;
+}
+
+/*
+ * The receive path finds QPs under RCU and does all its work on them inside
+ * that read section, and the timer is the only other asynchronous user: once
+ * the QP is out of the xarray, a grace period has passed and the timer is
+ * stopped, nothing can touch it and the RDMA core may free it.
+ */
+int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+
+	spin_lock_bh(&qp->lock);
+	qp->dead = true;
+	spin_unlock_bh(&qp->lock);
+
+	xa_erase(&qp->mdev->qps, ibqp->qp_num);
+	synchronize_rcu();
+	del_timer_sync(&qp->rtx_timer);
+	mrc_qp_free(qp);
+	return 0;
+}
+
+static int mrc_qp_rto_us(u8 timeout)
+{
+	u64 ns;
+
+	if (!timeout)
+		timeout = MRC_TIMEOUT_DEFAULT;
+	/* MRC: 1.024 us * 2^timeout */
+	ns = 1024ULL << timeout;
+	return max_t(u64, div_u64(ns, NSEC_PER_USEC), MRC_RTO_MIN_US);
+}
+
+/* IB_QPS_RESET: forget everything but the queues' memory. */
+static void mrc_qp_reset(struct mrc_qp *qp)
+{
+	u32 i;
+
+	del_timer(&qp->rtx_timer);
+	qp->sq.index = 0;
+	qp->sq.buf->producer_index = 0;
+	qp->sq.buf->consumer_index = 0;
+	qp->rq.index = 0;
+	qp->rq.buf->producer_index = 0;
+	qp->rq.buf->consumer_index = 0;
+	for (i = 0; i <= qp->sq.index_mask; i++)
+		mrc_sctx(qp, i)->state = MRC_WQE_FREE;
+	for (i = 0; i <= qp->rq.index_mask; i++)
+		mrc_rctx(qp, i)->claimed = false;
+	memset(qp->req.ring, 0, qp->req.ring_size * sizeof(*qp->req.ring));
+	qp->req.send_idx = 0;
+	qp->req.send_off = 0;
+	qp->req.msn_next = 0;
+	qp->req.rq_msn_next = 0;
+	qp->req.timeouts = 0;
+	qp->req.rnr_retries = 0;
+	qp->req.have_high = false;
+	qp->req.window = min_t(u32, qp->req.ring_size, MRC_WINDOW_DEFAULT);
+	mrc_resp_reset(qp);
+}
+
+static int mrc_modify_check(struct mrc_qp *qp, const struct ib_qp_attr *attr,
+			    int mask)
+{
+	if ((mask & IB_QP_PORT) &&
+	    (!attr->port_num || attr->port_num > qp->mdev->nports))
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index)
+		return -EINVAL;
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if ((mask & IB_QP_TIMEOUT) && attr->timeout > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) && attr->min_rnr_timer > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic > MRC_MAX_RD_ATOM)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) && attr->max_dest_rd_atomic > MRC_MAX_RD_ATOM)
+		return -EINVAL;
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & ~(IB_ACCESS_LOCAL_WRITE |
+				       IB_ACCESS_REMOTE_WRITE |
+				       IB_ACCESS_REMOTE_READ |
+				       IB_ACCESS_REMOTE_ATOMIC)))
+		return -EINVAL;
+	return 0;
+}
+
+int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+	struct mrc_av av = qp->av;
+	enum ib_qp_state cur, next;
+	int err;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+	if (udata && udata->inlen)
+		return -EOPNOTSUPP;
+	if (mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE | IB_QP_QKEY |
+		    IB_QP_RATE_LIMIT))
+		return -EOPNOTSUPP;
+
+	err = mrc_modify_check(qp, attr, mask);
+	if (err)
+		return err;
+	if (mask & IB_QP_AV) {
+		err = mrc_av_from_attr(qp->mdev, &av, &attr->ah_attr);
+		if (err)
+			return err;
+	}
+
+	spin_lock_bh(&qp->lock);
+	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	if (qp->dead || cur != qp->state ||
+	    !ib_modify_qp_is_ok(cur, next, IB_QPT_RC, mask)) {
+		spin_unlock_bh(&qp->lock);
+		return -EINVAL;
+	}
+
+	if (mask & IB_QP_ACCESS_FLAGS)
+		qp->attr.qp_access_flags = attr->qp_access_flags;
+	if (mask & IB_QP_PORT)
+		qp->attr.port_num = attr->port_num;
+	if (mask & IB_QP_AV) {
+		qp->attr.ah_attr = attr->ah_attr;
+		qp->attr.ah_attr.grh.sgid_attr = NULL;
+		qp->av = av;
+		dst_cache_reset(&qp->dst_cache);
+	}
+	if (mask & IB_QP_PATH_MTU) {
+		qp->attr.path_mtu = attr->path_mtu;
+		qp->mtu = ib_mtu_enum_to_int(attr->path_mtu);
+	}
+	if (mask & IB_QP_DEST_QPN)
+		qp->attr.dest_qp_num = attr->dest_qp_num & MRC_PSN_MASK;
+	if (mask & IB_QP_RQ_PSN) {
+		qp->attr.rq_psn = attr->rq_psn & MRC_PSN_MASK;
+		qp->resp.cum_psn = qp->attr.rq_psn;
+	}
+	if (mask & IB_QP_SQ_PSN) {
+		qp->attr.sq_psn = attr->sq_psn & MRC_PSN_MASK;
+		qp->req.psn_next = qp->attr.sq_psn;
+		qp->req.psn_una = qp->attr.sq_psn;
+	}
+	if (mask & IB_QP_TIMEOUT)
+		qp->attr.timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		qp->attr.retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		qp->attr.rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		qp->attr.min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		qp->attr.max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		qp->attr.max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	qp->rto_us = mrc_qp_rto_us(qp->attr.timeout);
+
+	if (mask & IB_QP_STATE) {
+		qp->state = next;
+		qp->attr.qp_state = next;
+		if (next == IB_QPS_RESET)
+			mrc_qp_reset(qp);
+		else if (next == IB_QPS_ERR)
+			mrc_qp_flush(qp);
+	}
+	spin_unlock_bh(&qp->lock);
+	return 0;
+}
+
+int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+
+	spin_lock_bh(&qp->lock);
+	*attr = qp->attr;
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
+	spin_unlock_bh(&qp->lock);
+
+	attr->path_mig_state = IB_MIG_MIGRATED;
+	attr->cap.max_send_wr = qp->sq.index_mask;
+	attr->cap.max_recv_wr = qp->rq.index_mask;
+	attr->cap.max_send_sge = qp->max_send_sge;
+	attr->cap.max_recv_sge = qp->max_recv_sge;
+	attr->cap.max_inline_data = qp->max_inline;
+
+	memset(init, 0, sizeof(*init));
+	init->qp_type = IB_QPT_RC;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->cap = attr->cap;
+	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR :
+					     IB_SIGNAL_REQ_WR;
+	return 0;
+}
+
+/*
+ * Flushing: every WQE still queued completes with IB_WC_WR_FLUSH_ERR, as
+ * verbs requires of a QP in the error state.  Under qp->lock.
+ */
+static void mrc_flush_sq(struct mrc_qp *qp)
+{
+	u32 idx = qp->sq.index, prod = mrc_queue_load_producer(&qp->sq);
+	struct mrc_cq *cq = to_mcq(qp->ibqp.send_cq);
+	struct ib_wc wc = {};
+
+	while (idx != prod) {
+		struct mrc_send_ctx *ctx = mrc_sctx(qp, idx);
+
+		wc.wr_id = ctx->state == MRC_WQE_FREE ?
+			   ((struct rxe_send_wqe *)mrc_queue_elem(&qp->sq,
+								  idx))->wr.wr_id :
+			   ctx->wr_id;
+		wc.status = ctx->state == MRC_WQE_FREE ? IB_WC_WR_FLUSH_ERR :
+			    ctx->status ?: IB_WC_WR_FLUSH_ERR;
+		wc.qp = &qp->ibqp;
+		mrc_cq_post(cq, &wc, false);
+		ctx->state = MRC_WQE_FREE;
+		idx = mrc_queue_next(&qp->sq, idx);
+	}
+	mrc_queue_store_consumer(&qp->sq, idx);
+	qp->req.send_idx = idx;
+	qp->req.send_off = 0;
+	qp->req.psn_una = qp->req.psn_next;
+}
+
+static void mrc_flush_rq(struct mrc_qp *qp)
+{
+	u32 idx = qp->rq.index, prod = mrc_queue_load_producer(&qp->rq);
+	struct mrc_cq *cq = to_mcq(qp->ibqp.recv_cq);
+	struct ib_wc wc = {};
+
+	while (idx != prod) {
+		const struct rxe_recv_wqe *w = mrc_queue_elem(&qp->rq, idx);
+
+		wc.wr_id = READ_ONCE(w->wr_id);
+		wc.status = IB_WC_WR_FLUSH_ERR;
+		wc.opcode = IB_WC_RECV;
+		wc.qp = &qp->ibqp;
+		mrc_cq_post(cq, &wc, false);
+		mrc_rctx(qp, idx)->claimed = false;
+		idx = mrc_queue_next(&qp->rq, idx);
+	}
+	mrc_queue_store_consumer(&qp->rq, idx);
+}
+
+void mrc_qp_flush(struct mrc_qp *qp)
+{
+	lockdep_assert_held(&qp->lock);
+
+	del_timer(&qp->rtx_timer);
+	mrc_flush_sq(qp);
+	mrc_flush_rq(qp);
+}
+
+/**
+ * mrc_qp_error() - move a QP to the error state because of a failure
+ * @qp: the QP, locked
+ * @status: completion status of the oldest outstanding send WQE, if the
+ *	failure is the requester's; IB_WC_WR_FLUSH_ERR otherwise
+ */
+void mrc_qp_error(struct mrc_qp *qp, enum ib_wc_status status)
+{
+	lockdep_assert_held(&qp->lock);
+
+	if (qp->state == IB_QPS_ERR)
+		return;
+	qp->state = IB_QPS_ERR;
+	qp->attr.qp_state = IB_QPS_ERR;
+	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_QP_ERRORS, 1);
+	if (status != IB_WC_WR_FLUSH_ERR && qp->sq.index != qp->req.send_idx) {
+		struct mrc_send_ctx *ctx = mrc_sctx(qp, qp->sq.index);
+
+		if (ctx->state != MRC_WQE_FREE)
+			ctx->status = status;
+	}
+	mrc_qp_flush(qp);
+	if (qp->ibqp.event_handler) {
+		struct ib_event ev = {
+			.device = qp->ibqp.device,
+			.element.qp = &qp->ibqp,
+			.event = IB_EVENT_QP_FATAL,
+		};
+
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	}
+}
+
+/* Kernel consumers: turn an ib_send_wr into an rxe-layout WQE. */
+static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr)
+{
+	u32 prod = qp->sq.buf->producer_index & qp->sq.index_mask;
+	struct rxe_send_wqe *wqe;
+	u64 length = 0;
+	int i;
+
+	if (mrc_queue_next(&qp->sq, prod) == qp->sq.index)
+		return -ENOMEM;
+	switch (wr->opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_RDMA_READ:
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (wr->num_sge < 0 || wr->num_sge > MRC_MAX_SGE)
+		return -EINVAL;
+
+	wqe = mrc_queue_elem(&qp->sq, prod);
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr.wr_id = wr->wr_id;
+	wqe->wr.opcode = wr->opcode;
+	wqe->wr.send_flags = wr->send_flags;
+	wqe->wr.ex.imm_data = wr->ex.imm_data;
+	if (wr->opcode == IB_WR_RDMA_WRITE ||
+	    wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM ||
+	    wr->opcode == IB_WR_RDMA_READ) {
+		wqe->wr.wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		wqe->wr.wr.rdma.rkey = rdma_wr(wr)->rkey;
+	}
+	for (i = 0; i < wr->num_sge; i++)
+		length += wr->sg_list[i].length;
+	if (length > MRC_MAX_MSG_LEN)
+		return -EINVAL;
+
+	if (wr->send_flags & IB_SEND_INLINE) {
+		u8 *p = wqe->dma.inline_data;
+
+		if (length > qp->max_inline || wr->opcode == IB_WR_RDMA_READ)
+			return -EINVAL;
+		/* Soft RDMA: sge addresses are kernel virtual addresses. */
+		for (i = 0; i < wr->num_sge; i++) {
+			memcpy(p, (void *)(uintptr_t)wr->sg_list[i].addr,
+			       wr->sg_list[i].length);
+			p += wr->sg_list[i].length;
+		}
+	} else {
+		if (wr->num_sge > qp->max_send_sge)
+			return -EINVAL;
+		wqe->dma.num_sge = wr->num_sge;
+		for (i = 0; i < wr->num_sge; i++) {
+			wqe->dma.sge[i].addr = wr->sg_list[i].addr;
+			wqe->dma.sge[i].length = wr->sg_list[i].length;
+			wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
+		}
+	}
+	wqe->dma.length = length;
+	wqe->dma.resid = length;
+	/* The kernel is the producer here; q->index stays the consumer. */
+	smp_store_release(&qp->sq.buf->producer_index,
+			  mrc_queue_next(&qp->sq, prod));
+	return 0;
+}
+
+int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+	struct sk_buff_head out;
+	int err = 0;
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&qp->lock);
+	if (!qp->is_user) {
+		if (qp->state < IB_QPS_RTS) {
+			err = -EINVAL;
+			*bad_wr = wr;
+		}
+		for (; wr && !err; wr = wr->next) {
+			err = mrc_post_one_send(qp, wr);
+			if (err)
+				*bad_wr = wr;
+		}
+	}
+	/* For user QPs this is the doorbell: the WQEs are in the queue. */
+	if (qp->state == IB_QPS_ERR)
+		mrc_flush_sq(qp);
+	else
+		mrc_req_run(qp, &out);
+	spin_unlock_bh(&qp->lock);
+
+	mrc_net_xmit(qp, &out);
+	return err;
+}
+
+static int mrc_post_one_recv(struct mrc_qp *qp, const struct ib_recv_wr *wr)
+{
+	u32 prod = qp->rq.buf->producer_index & qp->rq.index_mask;
+	struct rxe_recv_wqe *wqe;
+	u64 length = 0;
+	int i;
+
+	if (mrc_queue_next(&qp->rq, prod) == qp->rq.index)
+		return -ENOMEM;
+	if (wr->num_sge < 0 || wr->num_sge > qp->max_recv_sge)
+		return -EINVAL;
+	wqe = mrc_queue_elem(&qp->rq, prod);
+	wqe->wr_id = wr->wr_id;
+	wqe->dma.num_sge = wr->num_sge;
+	for (i = 0; i < wr->num_sge; i++) {
+		wqe->dma.sge[i].addr = wr->sg_list[i].addr;
+		wqe->dma.sge[i].length = wr->sg_list[i].length;
+		wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
+		length += wr->sg_list[i].length;
+	}
+	wqe->dma.length = min_t(u64, length, U32_MAX);
+	smp_store_release(&qp->rq.buf->producer_index,
+			  mrc_queue_next(&qp->rq, prod));
+	return 0;
+}
+
+int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+	int err = 0;
+
+	spin_lock_bh(&qp->lock);
+	if (qp->state == IB_QPS_RESET) {
+		err = -EINVAL;
+		*bad_wr = wr;
+	}
+	for (; wr && !err; wr = wr->next) {
+		err = mrc_post_one_recv(qp, wr);
+		if (err)
+			*bad_wr = wr;
+	}
+	if (qp->state == IB_QPS_ERR)
+		mrc_flush_rq(qp);
+	spin_unlock_bh(&qp->lock);
+	return err;
+}

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reliability: the SACKs and NACKs a responder sends, and what the requester
+ * makes of them, of READ responses and of its retransmit timer.  Loss is
+ * repaired selectively: only PSNs the peer has not reported are sent again,
+ * marked as retransmissions.  All of it runs under qp->lock.
+ */
+
+#include <linux/ktime.h>
+#include <linux/timer.h>
+
+#include "mrc.h"
+
+static struct sk_buff *mrc_rel_ctl_skb(struct mrc_qp *qp, struct mrc_hdrs *c)
+{
+	struct sk_buff *skb;
+	int hlen;
+
+	hlen = mrc_wire_hdr_len(c->opcode, c->flags);
+	skb = mrc_net_alloc(qp, hlen + MRC_ICRC_LEN);
+	if (!skb)
+		return NULL;
+	if (mrc_wire_encode(c, skb_put(skb, hlen), hlen) != hlen) {
+		WARN_ON_ONCE(1);
+		kfree_skb(skb);
+		return NULL;
+	}
+	skb_put(skb, MRC_ICRC_LEN);
+	mrc_icrc_seal(skb->data, skb->len);
+	return skb;
+}
+
+/**
+ * mrc_rel_sack() - a SACK of the responder's state, answering @h
+ * @qp: the QP, locked
+ * @h: the packet that triggered it (its EV, timestamp, probe token echo)
+ * @sack_flags: MRC_SACK_F_DUP and the like
+ *
+ * Return: the packet, or NULL when out of memory (the peer's timer covers).
+ */
+struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			     u8 sack_flags)
+{
+	struct mrc_resp *r = &qp->resp;
+	struct mrc_hdrs c = {};
+	u32 i;
+
+	c.opcode = MRC_OP_SACK;
+	c.dqpn = qp->attr.dest_qp_num;
+	c.psn = h->psn;
+	c.ev = qp->ev;
+	if (h->opcode == MRC_OP_PROBE) {
+		sack_flags |= MRC_SACK_F_PROBE;
+		c.sack.ref_ts = h->probe.token;
+	} else if (h->flags & MRC_BTH_F_TSETH) {
+		sack_flags |= MRC_SACK_F_TS_VALID;
+		c.sack.ref_ts = h->ts;
+	}
+	if (h->flags & MRC_BTH_F_RTX)
+		sack_flags |= MRC_SACK_F_RTX;
+	c.sack.flags = sack_flags;
+	c.sack.cum_psn = r->cum_psn;
+	c.sack.sack_psn = r->cum_psn;
+	/* Bit 0 is cum_psn itself, missing by definition. */
+	for (i = 1; i < 64 && i < r->window; i++)
+		if (test_bit(mrc_psn_add(r->cum_psn, i) & (r->window - 1),
+			     r->bitmap))
+			c.sack.bitmap |= BIT_ULL(i);
+	c.sack.ref_ev = h->ev;
+	c.sack.window = r->window;
+	r->since_sack = 0;
+	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_SACK_TX, 1);
+	return mrc_rel_ctl_skb(qp, &c);
+}
+
+/* A NACK of @h's PSN for @reason; @info as the wire format defines. */
+struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			     u8 reason, u32 info)
+{
+	struct mrc_hdrs c = {};
+
+	c.opcode = MRC_OP_NACK;
+	c.dqpn = qp->attr.dest_qp_num;
+	c.psn = h->psn;
+	c.ev = qp->ev;
+	c.nack.reason = reason;
+	c.nack.cum_psn = qp->resp.cum_psn;
+	c.nack.ref_ev = h->ev;
+	c.nack.info = info;
+	return mrc_rel_ctl_skb(qp, &c);
+}
+
+/* Retransmit timeout now, after the linear retries doubling per timeout. */
+static u64 mrc_rel_rto_us(const struct mrc_qp *qp)
+{
+	u32 linear = qp->attr.retry_cnt, t = qp->req.timeouts;
+	u64 rto = qp->rto_us;
+
+	if (t > linear)
+		rto <<= min(t - linear, 16U);
+	return rto;
+}
+
+void mrc_rel_arm(struct mrc_qp *qp)
+{
+	if (!qp->dead && !timer_pending(&qp->rtx_timer))
+		mod_timer(&qp->rtx_timer,
+			  jiffies + usecs_to_jiffies(mrc_rel_rto_us(qp)));
+}
+
+static bool mrc_rel_in_flight(const struct mrc_qp *qp, u32 psn)
+{
+	return mrc_psn_fwd(psn, qp->req.psn_una) <
+	       mrc_psn_fwd(qp->req.psn_next, qp->req.psn_una);
+}
+
+static void mrc_rel_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)
+{
+	struct mrc_send_ctx *ctx = mrc_sctx(qp, slot->wqe_idx);
+
+	slot->flags |= MRC_SLOT_ACKED;
+	if (++ctx->pkts_done == ctx->npkts)
+		ctx->state = MRC_WQE_DONE;
+}
+
+/* A SACK covers @psn.  READ PSNs wait for their responses instead. */
+static void mrc_rel_ack(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
+
+	if (!(slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ)))
+		mrc_rel_slot_done(qp, slot);
+}
+
+/* Move psn_una past what is acknowledged and complete finished WQEs. */
+static void mrc_rel_advance(struct mrc_qp *qp)
+{
+	struct mrc_req *req = &qp->req;
+	bool progress = false;
+
+	while (req->psn_una != req->psn_next &&
+	       (mrc_slot(qp, req->psn_una)->flags & MRC_SLOT_ACKED)) {
+		req->psn_una = mrc_psn_add(req->psn_una, 1);
+		progress = true;
+	}
+	if (progress) {
+		req->timeouts = 0;
+		req->rnr_retries = 0;
+		/* Restart the clock: the oldest PSN changed. */
+		del_timer(&qp->rtx_timer);
+		if (req->psn_una != req->psn_next)
+			mrc_rel_arm(qp);
+	}
+	mrc_req_complete(qp);
+}
+
+static bool mrc_rel_requester_active(const struct mrc_qp *qp)
+{
+	return qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD;
+}
+
+/**
+ * mrc_rel_sack_rcv() - the requester learns what the responder has
+ * @qp: the QP, locked
+ * @h: the SACK
+ * @out: retransmissions and new packets the opened window allows
+ */
+void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+		      struct sk_buff_head *out)
+{
+	struct mrc_req *req = &qp->req;
+	u32 cum = h->sack.cum_psn, p, i;
+
+	if (!mrc_rel_requester_active(qp))
+		return;
+	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_SACK_RX, 1);
+	/* Nothing can be acknowledged that was never sent. */
+	if (mrc_psn_after(cum, req->psn_next)) {
+		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_MALFORMED, 1);
+		return;
+	}
+
+	if (mrc_psn_after(cum, req->psn_una)) {
+		for (p = req->psn_una; p != cum; p = mrc_psn_add(p, 1))
+			mrc_rel_ack(qp, p);
+		p = mrc_psn_add(cum, MRC_PSN_MASK);	/* cum - 1 */
+		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
+			req->psn_high = p;
+			req->have_high = true;
+		}
+	}
+	for (i = 0; i < 64; i++) {
+		if (!(h->sack.bitmap & BIT_ULL(i)))
+			continue;
+		p = mrc_psn_add(h->sack.sack_psn, i);
+		if (!mrc_rel_in_flight(qp, p))
+			continue;
+		mrc_rel_ack(qp, p);
+		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
+			req->psn_high = p;
+			req->have_high = true;
+		}
+	}
+	req->window = clamp_t(u32, h->sack.window, 1, req->ring_size);
+	mrc_rel_advance(qp);
+	if (qp->state == IB_QPS_ERR)
+		return;
+
+	/* Holes far enough below the highest SACKed PSN count as lost. */
+	if (req->have_high && mrc_rel_in_flight(qp, req->psn_high)) {
+		for (p = req->psn_una;
+		     mrc_psn_fwd(req->psn_high, p) >= MRC_REORDER_THRESH;
+		     p = mrc_psn_add(p, 1)) {
+			struct mrc_tx_slot *slot = mrc_slot(qp, p);
+
+			if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ |
+					   MRC_SLOT_FAST_RTX))
+				continue;
+			slot->flags |= MRC_SLOT_FAST_RTX;
+			mrc_count(qp->mdev, qp->av.plane,
+				  MRC_CNT_FAST_RETRANSMITS, 1);
+			if (!mrc_req_resend(qp, p, out))
+				return;
+		}
+	}
+	mrc_req_run(qp, out);
+}
+
+static enum ib_wc_status mrc_rel_nack_status(u8 reason)
+{
+	switch (reason) {
+	case MRC_NACK_RKEY_VIOLATION:
+	case MRC_NACK_ACCESS:
+		return IB_WC_REM_ACCESS_ERR;
+	case MRC_NACK_INVALID_REQUEST:
+		return IB_WC_REM_INV_REQ_ERR;
+	default:
+		return IB_WC_REM_OP_ERR;
+	}
+}
+
+/**
+ * mrc_rel_nack_rcv() - the responder refused one packet
+ * @qp: the QP, locked
+ * @h: the NACK
+ * @out: retransmissions
+ */
+void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+		      struct sk_buff_head *out)
+{
+	struct mrc_req *req = &qp->req;
+	struct mrc_tx_slot *slot;
+	struct mrc_send_ctx *ctx;
+
+	if (!mrc_rel_requester_active(qp))
+		return;
+	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_NACK_RX, 1);
+	if (!mrc_rel_in_flight(qp, h->psn))
+		return;
+	slot = mrc_slot(qp, h->psn);
+	ctx = mrc_sctx(qp, slot->wqe_idx);
+
+	switch (h->nack.reason) {
+	case MRC_NACK_PSN_OOR_WINDOW:
+		/* Shrink to the responder's window; the timer resends. */
+		req->window = clamp_t(u32, h->nack.info, 1, req->ring_size);
+		break;
+	case MRC_NACK_RNR:
+		/* rnr_retry 7 means retry for ever, as in InfiniBand. */
+		if (qp->attr.rnr_retry != 7 &&
+		    ++req->rnr_retries > qp->attr.rnr_retry) {
+			ctx->status = IB_WC_RNR_RETRY_EXC_ERR;
+			mrc_count(qp->mdev, qp->av.plane,
+				  MRC_CNT_RNR_EXCEEDED, 1);
+			mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+			return;
+		}
+		slot->flags |= MRC_SLOT_RNR_WAIT;
+		mrc_rel_arm(qp);
+		break;
+	case MRC_NACK_TRIMMED:
+	case MRC_NACK_TRIMMED_LASTHOP:
+	case MRC_NACK_NO_RESOURCE:
+		mrc_req_resend(qp, h->psn, out);
+		break;
+	default:
+		ctx->status = mrc_rel_nack_status(h->nack.reason);
+		mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+		break;
+	}
+}
+
+/**
+ * mrc_rel_read_resp_rcv() - place one READ response packet
+ * @qp: the QP, locked
+ * @h: its headers
+ * @payload: its payload, h->payload_len bytes
+ * @out: packets the progress lets out
+ *
+ * Responses are placed at their own offset whatever their order; the PSN
+ * slot records arrival, so duplicates are dropped.
+ */
+void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			   const void *payload, struct sk_buff_head *out)
+{
+	struct mrc_device *mdev = qp->mdev;
+	struct mrc_tx_slot *slot;
+	struct mrc_send_ctx *ctx;
+
+	if (!mrc_rel_requester_active(qp))
+		return;
+	if (!mrc_rel_in_flight(qp, h->psn)) {
+		mrc_count(mdev, qp->av.plane, MRC_CNT_DUPLICATES, 1);
+		return;
+	}
+	slot = mrc_slot(qp, h->psn);
+	if (slot->flags & MRC_SLOT_ACKED) {
+		mrc_count(mdev, qp->av.plane, MRC_CNT_DUPLICATES, 1);
+		return;
+	}
+	if (!(slot->flags & MRC_SLOT_READ) || h->msn != slot->msn ||
+	    h->payload_len != slot->len) {
+		mrc_count(mdev, qp->av.plane, MRC_CNT_RX_MALFORMED, 1);
+		return;
+	}
+	ctx = mrc_sctx(qp, slot->wqe_idx);
+	if (mrc_sge_copy(mdev, qp->ibqp.pd, (const struct rxe_sge *)ctx->data,
+			 ctx->num_sge, slot->offset, (void *)payload,
+			 slot->len, MRC_TO_MR)) {
+		ctx->status = IB_WC_LOC_PROT_ERR;
+		mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+		return;
+	}
+	if (h->psn != qp->req.psn_una)
+		mrc_count(mdev, qp->av.plane, MRC_CNT_OOO_PLACED, 1);
+	mrc_count(mdev, qp->av.plane, MRC_CNT_RX_DATA, 1);
+	mrc_rel_slot_done(qp, slot);
+	mrc_rel_advance(qp);
+	mrc_req_run(qp, out);
+}
+
+/*
+ * The retransmit timer: fires when the oldest PSN has waited a full timeout.
+ * Every PSN that has waited that long goes again; each firing without
+ * progress in between counts against retry_cnt, then MRC's exponential
+ * retries, and exhausting them fails the QP with IB_WC_RETRY_EXC_ERR.
+ */
+void mrc_rel_timer(struct timer_list *t)
+{
+	struct mrc_qp *qp = from_timer(qp, t, rtx_timer);
+	struct mrc_req *req = &qp->req;
+	struct sk_buff_head out;
+	u64 now, rto_ns;
+	u32 p;
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&qp->lock);
+	if (qp->dead || !mrc_rel_requester_active(qp) ||
+	    req->psn_una == req->psn_next)
+		goto unlock;
+
+	now = ktime_get_ns();
+	rto_ns = mrc_rel_rto_us(qp) * NSEC_PER_USEC;
+	if (now - mrc_slot(qp, req->psn_una)->sent_ns < rto_ns &&
+	    !(mrc_slot(qp, req->psn_una)->flags & MRC_SLOT_RNR_WAIT)) {
+		/* Resent lately (fast retransmit): not a timeout yet. */
+		mrc_rel_arm(qp);
+		goto unlock;
+	}
+
+	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_TIMEOUTS, 1);
+	if (++req->timeouts > qp->attr.retry_cnt + qp->retry_exp) {
+		struct mrc_tx_slot *slot = mrc_slot(qp, req->psn_una);
+
+		mrc_sctx(qp, slot->wqe_idx)->status = IB_WC_RETRY_EXC_ERR;
+		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RETRY_EXCEEDED, 1);
+		mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+		goto unlock;
+	}
+
+	for (p = req->psn_una; p != req->psn_next;) {
+		struct mrc_tx_slot *slot = mrc_slot(qp, p);
+
+		if (!(slot->flags & MRC_SLOT_ACKED) &&
+		    ((slot->flags & MRC_SLOT_RNR_WAIT) ||
+		     now - slot->sent_ns >= rto_ns)) {
+			slot->flags &= ~MRC_SLOT_RNR_WAIT;
+			if (!mrc_req_resend(qp, p, &out))
+				goto unlock;
+			/* One READ request asks for the rest of its chunk. */
+			if (slot->flags & MRC_SLOT_READ) {
+				p = mrc_psn_add(p, slot->chunk_left);
+				continue;
+			}
+		}
+		p = mrc_psn_add(p, 1);
+	}
+	mrc_rel_arm(qp);
+unlock:
+	spin_unlock_bh(&qp->lock);
+	mrc_net_xmit(qp, &out);
+}

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The requester: takes send WQEs from the SQ (copying each once, so user
+ * space cannot change a WQE under us), cuts messages into packets that each
+ * carry their own RETH, assigns PSNs inside the peer's window, and completes
+ * WQEs in SQ order once every PSN is acknowledged.  Everything here runs
+ * under qp->lock; packets are collected on a list and sent after unlock.
+ */
+
+#include <linux/ktime.h>
+#include <rdma/ib_verbs.h>
+
+#include "mrc.h"
+
+static bool mrc_wr_consumes_rwqe(u32 opcode)
+{
+	return opcode == IB_WR_SEND || opcode == IB_WR_SEND_WITH_IMM ||
+	       opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+}
+
+static u8 mrc_data_opcode(u32 wr_op, bool first, bool last)
+{
+	bool only = first && last;
+
+	switch (wr_op) {
+	case IB_WR_SEND:
+		return only ? MRC_OP_SEND_ONLY : first ? MRC_OP_SEND_FIRST :
+		       last ? MRC_OP_SEND_LAST : MRC_OP_SEND_MIDDLE;
+	case IB_WR_SEND_WITH_IMM:
+		return only ? MRC_OP_SEND_ONLY_IMM : first ? MRC_OP_SEND_FIRST :
+		       last ? MRC_OP_SEND_LAST_IMM : MRC_OP_SEND_MIDDLE;
+	case IB_WR_RDMA_WRITE:
+		return only ? MRC_OP_WRITE_ONLY : first ? MRC_OP_WRITE_FIRST :
+		       last ? MRC_OP_WRITE_LAST : MRC_OP_WRITE_MIDDLE;
+	default: /* IB_WR_RDMA_WRITE_WITH_IMM */
+		return only ? MRC_OP_WRITE_ONLY_IMM :
+		       first ? MRC_OP_WRITE_FIRST :
+		       last ? MRC_OP_WRITE_LAST_IMM : MRC_OP_WRITE_MIDDLE;
+	}
+}
+
+/* Copy and check one WQE the poster wrote; the copy is all we use later. */
+static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
+			 struct mrc_send_ctx *ctx)
+{
+	const struct rxe_send_wqe *w = mrc_queue_elem(&qp->sq, idx);
+	const struct rxe_sge *sge = (const struct rxe_sge *)ctx->data;
+	u64 length = 0;
+	u32 i;
+
+	ctx->wr_id = READ_ONCE(w->wr.wr_id);
+	ctx->opcode = READ_ONCE(w->wr.opcode);
+	ctx->send_flags = READ_ONCE(w->wr.send_flags);
+	ctx->imm = be32_to_cpu((__force __be32)READ_ONCE(w->wr.ex.imm_data));
+	ctx->remote_addr = READ_ONCE(w->wr.wr.rdma.remote_addr);
+	ctx->rkey = READ_ONCE(w->wr.wr.rdma.rkey);
+	ctx->status = IB_WC_SUCCESS;
+	ctx->num_sge = 0;
+
+	switch (ctx->opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_RDMA_READ:
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+
+	if (ctx->send_flags & IB_SEND_INLINE) {
+		length = READ_ONCE(w->dma.length);
+		if (length > qp->max_inline || ctx->opcode == IB_WR_RDMA_READ)
+			return -EINVAL;
+		memcpy(ctx->data, w->dma.inline_data, length);
+	} else {
+		ctx->num_sge = READ_ONCE(w->dma.num_sge);
+		if (ctx->num_sge > qp->max_send_sge)
+			return -EINVAL;
+		memcpy(ctx->data, w->dma.sge, ctx->num_sge * sizeof(*sge));
+		for (i = 0; i < ctx->num_sge; i++)
+			length += sge[i].length;
+	}
+	if (length > MRC_MAX_MSG_LEN)
+		return -EINVAL;
+	ctx->length = length;
+	ctx->npkts = max_t(u32, DIV_ROUND_UP(ctx->length, qp->mtu), 1);
+	return 0;
+}
+
+static void mrc_req_seal(struct sk_buff *skb)
+{
+	skb_put(skb, MRC_ICRC_LEN);
+	mrc_icrc_seal(skb->data, skb->len);
+}
+
+/* Headers of @h into a new skb with room for @payload bytes after them. */
+static struct sk_buff *mrc_req_skb(struct mrc_qp *qp, struct mrc_hdrs *h)
+{
+	struct sk_buff *skb;
+	int hlen;
+
+	hlen = mrc_wire_hdr_len(h->opcode, h->flags);
+	if (hlen < 0)
+		return NULL;
+	skb = mrc_net_alloc(qp, hlen + h->payload_len + MRC_ICRC_LEN);
+	if (!skb)
+		return NULL;
+	if (mrc_wire_encode(h, skb_put(skb, hlen), hlen) != hlen) {
+		/* Our own headers broke a wire rule: a bug, not an input. */
+		WARN_ON_ONCE(1);
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+/* A READ request for the rest of the chunk that @psn's response is in. */
+static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
+					    bool rtx)
+{
+	struct mrc_tx_slot *slot = mrc_slot(qp, psn), *last;
+	struct mrc_send_ctx *ctx = mrc_sctx(qp, slot->wqe_idx);
+	u64 now = ktime_get_ns();
+	struct mrc_hdrs h = {};
+	u32 i;
+
+	last = mrc_slot(qp, mrc_psn_add(psn, slot->chunk_left - 1));
+	h.opcode = MRC_OP_READ_REQ;
+	h.flags = MRC_BTH_F_TSETH | MRC_BTH_F_ACK_REQ |
+		  (rtx ? MRC_BTH_F_RTX : 0);
+	h.dqpn = qp->attr.dest_qp_num;
+	h.psn = psn;
+	h.ev = qp->ev;
+	h.msn = slot->msn;
+	h.rq_msn = ctx->rq_msn;
+	h.ts = now;
+	h.va = ctx->remote_addr + slot->offset;
+	h.rkey = ctx->rkey;
+	h.dma_len = last->offset + last->len - slot->offset;
+
+	/* One request answers for the whole rest of the chunk. */
+	for (i = 0; i < slot->chunk_left; i++)
+		mrc_slot(qp, mrc_psn_add(psn, i))->sent_ns = now;
+	return mrc_req_skb(qp, &h);
+}
+
+/**
+ * mrc_req_packet() - build the packet of one PSN the requester owns
+ * @qp: the QP, locked
+ * @psn: a PSN in [psn_una, psn_next)
+ * @rtx: this is a retransmission
+ *
+ * Return: the packet, NULL when out of memory (the timer will retry), or an
+ * ERR_PTR when the WQE's local memory cannot be read (the caller fails it).
+ */
+struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
+{
+	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
+	struct mrc_send_ctx *ctx = mrc_sctx(qp, slot->wqe_idx);
+	struct mrc_device *mdev = qp->mdev;
+	bool first, last, send;
+	struct mrc_hdrs h = {};
+	struct sk_buff *skb;
+	void *dst;
+	int err;
+
+	if (rtx) {
+		slot->rtx++;
+		mrc_count(mdev, qp->av.plane, MRC_CNT_RETRANSMITS, 1);
+	}
+	if (slot->flags & MRC_SLOT_READ)
+		return mrc_req_read_request(qp, psn, rtx);
+
+	first = !slot->offset;
+	last = slot->offset + slot->len >= ctx->length;
+	send = ctx->opcode == IB_WR_SEND || ctx->opcode == IB_WR_SEND_WITH_IMM;
+	h.opcode = mrc_data_opcode(ctx->opcode, first, last);
+	h.flags = MRC_BTH_F_TSETH | (rtx ? MRC_BTH_F_RTX : 0);
+	/* The end of a message, or a window nearly used up, asks for a SACK. */
+	if (last || mrc_psn_fwd(qp->req.psn_next, qp->req.psn_una) >=
+		    qp->req.window / 2)
+		h.flags |= MRC_BTH_F_ACK_REQ;
+	if (last && (ctx->send_flags & IB_SEND_SOLICITED) &&
+	    (send || ctx->opcode == IB_WR_RDMA_WRITE_WITH_IMM))
+		h.flags |= MRC_BTH_F_SE;
+	h.dqpn = qp->attr.dest_qp_num;
+	h.psn = psn;
+	h.ev = qp->ev;
+	h.msn = ctx->msn;
+	h.rq_msn = ctx->rq_msn;
+	h.ts = ktime_get_ns();
+	h.va = send ? slot->offset : ctx->remote_addr + slot->offset;
+	h.rkey = send ? 0 : ctx->rkey;
+	h.dma_len = ctx->length;
+	if (last && (ctx->opcode == IB_WR_SEND_WITH_IMM ||
+		     ctx->opcode == IB_WR_RDMA_WRITE_WITH_IMM))
+		h.imm = ctx->imm;
+	h.payload_len = slot->len;
+
+	skb = mrc_req_skb(qp, &h);
+	if (!skb)
+		return NULL;
+	dst = skb_put(skb, slot->len);
+	if (ctx->send_flags & IB_SEND_INLINE) {
+		memcpy(dst, ctx->data + slot->offset, slot->len);
+	} else {
+		err = mrc_sge_copy(mdev, qp->ibqp.pd,
+				   (const struct rxe_sge *)ctx->data,
+				   ctx->num_sge, slot->offset, dst, slot->len,
+				   MRC_FROM_MR);
+		if (err) {
+			kfree_skb(skb);
+			return ERR_PTR(err);
+		}
+	}
+	mrc_req_seal(skb);
+	slot->sent_ns = ktime_get_ns();
+	mrc_count(mdev, qp->av.plane, MRC_CNT_TX_DATA, 1);
+	return skb;
+}
+
+/* Queue a built packet, or fail the QP if the WQE's memory was bad. */
+static bool mrc_req_emit(struct mrc_qp *qp, struct mrc_send_ctx *ctx,
+			 struct sk_buff *skb, struct sk_buff_head *out)
+{
+	if (IS_ERR(skb)) {
+		ctx->status = PTR_ERR(skb) == -EINVAL ? IB_WC_LOC_LEN_ERR :
+							IB_WC_LOC_PROT_ERR;
+		mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+		return false;
+	}
+	if (skb)
+		__skb_queue_tail(out, skb);
+	return true;
+}
+
+static void mrc_req_slot_init(struct mrc_qp *qp, u32 psn, u32 off, u32 len,
+			      u32 msn, u16 flags, u16 chunk_left)
+{
+	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
+
+	slot->wqe_idx = qp->req.send_idx;
+	slot->offset = off;
+	slot->len = len;
+	slot->msn = msn;
+	slot->flags = flags;
+	slot->rtx = 0;
+	slot->chunk_left = chunk_left;
+	slot->sent_ns = 0;
+}
+
+/*
+ * Packetise as much of the current WQE as the window allows.  Return true
+ * when every packet of it has been built.
+ */
+static bool mrc_req_build(struct mrc_qp *qp, struct mrc_send_ctx *ctx,
+			  struct sk_buff_head *out)
+{
+	struct mrc_req *req = &qp->req;
+
+	for (;;) {
+		u32 inflight = mrc_psn_fwd(req->psn_next, req->psn_una);
+		u32 cap = min(req->window, req->ring_size);
+		u32 psn = req->psn_next, off = req->send_off;
+		struct sk_buff *skb;
+		u32 room;
+
+		if (inflight >= cap)
+			return false;
+		room = cap - inflight;
+		if (ctx->opcode == IB_WR_RDMA_READ) {
+			u32 done = off / qp->mtu, n, i;
+
+			n = min3(ctx->npkts - done, (u32)MRC_READ_CHUNK_PKTS,
+				 room);
+			for (i = 0; i < n; i++) {
+				u32 o = off + i * qp->mtu;
+
+				mrc_req_slot_init(qp, mrc_psn_add(psn, i), o,
+						  min(qp->mtu, ctx->length - o),
+						  req->msn_next, MRC_SLOT_READ,
+						  n - i);
+			}
+			req->msn_next++;
+			req->psn_next = mrc_psn_add(psn, n);
+			req->send_off = min_t(u64, (u64)off + n * qp->mtu,
+					      ctx->length);
+			skb = mrc_req_read_request(qp, psn, false);
+			if (!mrc_req_emit(qp, ctx, skb, out))
+				return false;
+			if (done + n == ctx->npkts)
+				break;
+		} else {
+			u32 len = min(qp->mtu, ctx->length - off);
+
+			mrc_req_slot_init(qp, psn, off, len, ctx->msn, 0, 0);
+			req->psn_next = mrc_psn_add(psn, 1);
+			req->send_off = off + len;
+			skb = mrc_req_packet(qp, psn, false);
+			if (!mrc_req_emit(qp, ctx, skb, out))
+				return false;
+			if (req->send_off >= ctx->length)
+				break;
+		}
+	}
+	ctx->state = MRC_WQE_INFLIGHT;
+	return true;
+}
+
+/**
+ * mrc_req_run() - send what the SQ holds, as far as the window allows
+ * @qp: the QP, locked
+ * @out: built packets are appended here
+ */
+void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out)
+{
+	struct mrc_req *req = &qp->req;
+	u32 prod;
+
+	if (qp->dead || qp->state != IB_QPS_RTS)
+		return;
+
+	prod = mrc_queue_load_producer(&qp->sq);
+	while (req->send_idx != prod) {
+		struct mrc_send_ctx *ctx = mrc_sctx(qp, req->send_idx);
+
+		if (ctx->state == MRC_WQE_FREE) {
+			if (mrc_req_fetch(qp, req->send_idx, ctx)) {
+				ctx->state = MRC_WQE_PENDING;
+				ctx->status = IB_WC_LOC_QP_OP_ERR;
+				mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+				return;
+			}
+			ctx->first_psn = req->psn_next;
+			ctx->pkts_done = 0;
+			ctx->msn = req->msn_next;
+			ctx->rq_msn = req->rq_msn_next;
+			if (mrc_wr_consumes_rwqe(ctx->opcode))
+				req->rq_msn_next++;
+			/* A READ takes one MSN per chunk, as it builds them. */
+			if (ctx->opcode != IB_WR_RDMA_READ)
+				req->msn_next++;
+			req->send_off = 0;
+			ctx->state = MRC_WQE_PENDING;
+		}
+		if (ctx->state == MRC_WQE_PENDING &&
+		    !mrc_req_build(qp, ctx, out))
+			break;
+		req->send_idx = mrc_queue_next(&qp->sq, req->send_idx);
+	}
+	if (qp->state == IB_QPS_RTS && req->psn_una != req->psn_next)
+		mrc_rel_arm(qp);
+}
+
+static enum ib_wc_opcode mrc_wc_opcode(u32 wr_op)
+{
+	switch (wr_op) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+		return IB_WC_SEND;
+	case IB_WR_RDMA_READ:
+		return IB_WC_RDMA_READ;
+	default:
+		return IB_WC_RDMA_WRITE;
+	}
+}
+
+/**
+ * mrc_req_complete() - complete acknowledged WQEs, in SQ order
+ * @qp: the QP, locked
+ */
+void mrc_req_complete(struct mrc_qp *qp)
+{
+	struct mrc_cq *cq = to_mcq(qp->ibqp.send_cq);
+	u32 idx = qp->sq.index;
+
+	while (idx != qp->req.send_idx) {
+		struct mrc_send_ctx *ctx = mrc_sctx(qp, idx);
+
+		if (ctx->state != MRC_WQE_DONE)
+			break;
+		if (qp->sq_sig_all || (ctx->send_flags & IB_SEND_SIGNALED)) {
+			struct ib_wc wc = {
+				.wr_id = ctx->wr_id,
+				.status = IB_WC_SUCCESS,
+				.opcode = mrc_wc_opcode(ctx->opcode),
+				.byte_len = ctx->length,
+				.qp = &qp->ibqp,
+			};
+
+			mrc_cq_post(cq, &wc, false);
+		}
+		ctx->state = MRC_WQE_FREE;
+		idx = mrc_queue_next(&qp->sq, idx);
+	}
+	if (idx != qp->sq.index)
+		mrc_queue_store_consumer(&qp->sq, idx);
+}
+
+/**
+ * mrc_req_resend() - send one in-flight PSN again
+ * @qp: the QP, locked
+ * @psn: the PSN (for a READ: the rest of its chunk is requested)
+ * @out: the packet is appended here
+ *
+ * Return: false if the QP failed meanwhile (its WQE's memory went bad).
+ */
+bool mrc_req_resend(struct mrc_qp *qp, u32 psn, struct sk_buff_head *out)
+{
+	struct mrc_send_ctx *ctx = mrc_sctx(qp, mrc_slot(qp, psn)->wqe_idx);
+
+	return mrc_req_emit(qp, ctx, mrc_req_packet(qp, psn, true), out);
+}

@@ -1,0 +1,572 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mrc RDMA provider: the verbs objects (PD, MR, CQ, AH, QP), the queues they
+ * share with user space, and the interfaces between the files of the data
+ * path.  Documentation/design.md maps the files; Documentation/verbs.md
+ * describes the semantics applications see.
+ *
+ * User ABI: rxe's (include/uapi/rdma/rdma_user_rxe.h), so that Debian's
+ * unmodified librxe drives mrc devices.  Every field user space can write is
+ * read once, masked or range checked, and copied before it is used.
+ */
+#ifndef _MRC_VERBS_H
+#define _MRC_VERBS_H
+
+#include <linux/atomic.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/xarray.h>
+#include <net/dst_cache.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_user_rxe.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "psn.h"
+#include "wire.h"
+
+struct mrc_device;
+
+/* Device limits, reported by query_device and enforced by the verbs. */
+#define MRC_MAX_QP		0x10000
+#define MRC_MIN_QPN		0x10		/* below: reserved (QP0/QP1) */
+#define MRC_MAX_QPN		((1U << 24) - 1)
+#define MRC_MAX_QP_WR		0x4000
+#define MRC_MAX_SGE		32
+#define MRC_MAX_INLINE		256
+#define MRC_MAX_CQ		0x10000
+#define MRC_MAX_CQE		0x8000
+#define MRC_MAX_MR		0x40000
+#define MRC_MAX_MR_SIZE		(1ULL << 40)
+#define MRC_MAX_PD		0x10000
+#define MRC_MAX_AH		0x10000
+#define MRC_MAX_RD_ATOM		128		/* outstanding READs per QP */
+#define MRC_GID_TBL_LEN		1024
+#define MRC_VENDOR_ID		0xffffff	/* none assigned */
+
+/* librxe accepts only this uverbs ABI version (rxe's, not in its uapi). */
+#define MRC_UVERBS_ABI_VERSION	2
+
+/*
+ * Receive window (MPR) in PSNs: the responder accepts PSNs in
+ * [cum_psn, cum_psn + window) and the requester never has more than the
+ * peer's window outstanding.  MRC's example MPR is 8 units of 128 PSNs.
+ */
+#define MRC_WINDOW_DEFAULT	1024
+#define MRC_WINDOW_MAX		4096
+
+/* ACK coalescing: the responder SACKs at least every this many packets. */
+#define MRC_SACK_EVERY		16
+/* Fast retransmit: a hole this many PSNs below the highest SACKed one. */
+#define MRC_REORDER_THRESH	32
+/* Floor of the retransmit timeout, microseconds (one jiffy at HZ=250). */
+#define MRC_RTO_MIN_US		4000
+/* QP attribute timeout 0 (IB: "infinite") is taken as this exponent. */
+#define MRC_TIMEOUT_DEFAULT	14
+/* Retries after the linear ones, with doubling timeout (MRC's exp_cnt). */
+#define MRC_RETRY_EXP_DEFAULT	3
+/* Largest READ request, in response packets; longer READs are split. */
+#define MRC_READ_CHUNK_PKTS	256
+
+/* ---------------------------------------------------------------------
+ * Queues shared with user space (rxe ABI: struct rxe_queue_buf)
+ *
+ * Producer and consumer indexes are stored masked.  One slot stays empty:
+ * the queue is full when producer + 1 == consumer.  The kernel keeps its
+ * own copy of the index it owns and never trusts the buffer's copy of it;
+ * the index user space owns is read with acquire semantics and masked.
+ */
+struct mrc_queue {
+	struct rxe_queue_buf *buf;	/* vmalloc_user'ed, maybe mmapped */
+	size_t buf_size;
+	struct rdma_user_mmap_entry *mmap;	/* NULL for kernel queues */
+	u32 elem_size;			/* power of two */
+	u32 log2_elem_size;
+	u32 index_mask;			/* number of slots - 1 */
+	u32 index;			/* the index the kernel owns */
+};
+
+static inline void *mrc_queue_elem(const struct mrc_queue *q, u32 index)
+{
+	return q->buf->data + ((size_t)(index & q->index_mask) <<
+			       q->log2_elem_size);
+}
+
+static inline u32 mrc_queue_next(const struct mrc_queue *q, u32 index)
+{
+	return (index + 1) & q->index_mask;
+}
+
+/* Kernel consumes (SQ, RQ): the producer index belongs to the poster. */
+static inline u32 mrc_queue_load_producer(const struct mrc_queue *q)
+{
+	return smp_load_acquire(&q->buf->producer_index) & q->index_mask;
+}
+
+static inline void mrc_queue_store_consumer(struct mrc_queue *q, u32 index)
+{
+	q->index = index & q->index_mask;
+	smp_store_release(&q->buf->consumer_index, q->index);
+}
+
+/* Kernel produces (CQ): the consumer index belongs to the poller. */
+static inline u32 mrc_queue_load_consumer(const struct mrc_queue *q)
+{
+	return smp_load_acquire(&q->buf->consumer_index) & q->index_mask;
+}
+
+static inline void mrc_queue_store_producer(struct mrc_queue *q, u32 index)
+{
+	q->index = index & q->index_mask;
+	smp_store_release(&q->buf->producer_index, q->index);
+}
+
+/* Number of elements between two masked indexes. */
+static inline u32 mrc_queue_count(const struct mrc_queue *q, u32 prod,
+				  u32 cons)
+{
+	return (prod - cons) & q->index_mask;
+}
+
+/* queue.c */
+int mrc_queue_alloc(struct mrc_queue *q, struct ib_udata *udata,
+		    u32 *num_elem, u32 elem_size);
+int mrc_queue_mminfo(struct mrc_queue *q, struct ib_udata *udata,
+		     struct mminfo *mi);
+void mrc_queue_free(struct mrc_queue *q);
+int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+void mrc_mmap_free(struct rdma_user_mmap_entry *entry);
+
+/* ---------------------------------------------------------------------
+ * Objects
+ */
+struct mrc_ucontext {
+	struct ib_ucontext ibuc;
+};
+
+struct mrc_pd {
+	struct ib_pd ibpd;
+};
+
+/* Where a QP's packets go: resolved from the address vector at RTR. */
+struct mrc_av {
+	u8 plane;			/* port - 1 */
+	u8 family;			/* AF_INET or AF_INET6 */
+	u8 tos;				/* traffic class */
+	u8 hop_limit;
+	u32 flow_label;
+	union {
+		__be32 v4;
+		struct in6_addr v6;
+	} saddr, daddr;
+};
+
+struct mrc_ah {
+	struct ib_ah ibah;
+	struct mrc_av av;
+};
+
+enum mrc_mr_type {
+	MRC_MR_DMA,	/* kernel virtual addresses, local access only */
+	MRC_MR_USER,	/* pinned user pages through an ib_umem */
+};
+
+/**
+ * struct mrc_mr - a memory region
+ * @ibmr: core part; lkey == rkey
+ * @rcu: the struct is freed after a grace period: the receive path looks
+ *	MRs up under RCU
+ * @type: enum mrc_mr_type
+ * @access: IB_ACCESS_* flags
+ * @iova: first address of the region as the application sees it
+ * @length: bytes
+ * @umem: the pinned user memory (MRC_MR_USER)
+ * @pages: one entry per page of @umem, in address order
+ * @npages: entries in @pages
+ * @page_off: offset of @iova in @pages[0]
+ */
+struct mrc_mr {
+	struct ib_mr ibmr;
+	struct rcu_head rcu;
+	u8 type;
+	u32 access;
+	u64 iova;
+	u64 length;
+	struct ib_umem *umem;
+	struct page **pages;
+	unsigned long npages;
+	unsigned int page_off;
+};
+
+enum mrc_copy_dir {
+	MRC_TO_MR,	/* write into the region (receive placement) */
+	MRC_FROM_MR,	/* read from the region (transmit) */
+};
+
+/* mr.c */
+struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access);
+struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+			      u64 iova, int access, struct ib_udata *udata);
+int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+/* Under rcu_read_lock(); no reference is taken. */
+struct mrc_mr *mrc_mr_lookup(struct mrc_device *mdev, u32 key);
+int mrc_mr_check(const struct mrc_mr *mr, const struct ib_pd *pd, u64 iova,
+		 u64 len, u32 access);
+void mrc_mr_copy(const struct mrc_mr *mr, u64 iova, void *buf, u32 len,
+		 enum mrc_copy_dir dir);
+int mrc_sge_copy(struct mrc_device *mdev, const struct ib_pd *pd,
+		 const struct rxe_sge *sge, u32 num_sge, u64 offset,
+		 void *buf, u32 len, enum mrc_copy_dir dir);
+
+/**
+ * struct mrc_cq - a completion queue
+ * @ibcq: core part
+ * @lock: protects @q and @notify (taken with irqsave: kernel consumers may
+ *	poll from any context)
+ * @q: CQEs; struct ib_uverbs_wc for user CQs, struct ib_wc for kernel ones
+ * @is_user: created through uverbs
+ * @notify: IB_CQ_* flags armed by req_notify_cq, 0 when disarmed
+ * @overflowed: a CQE was lost for lack of room; the CQ is in error
+ */
+struct mrc_cq {
+	struct ib_cq ibcq;
+	spinlock_t lock; /* see above */
+	struct mrc_queue q;
+	bool is_user;
+	u8 notify;
+	bool overflowed;
+};
+
+/* cq.c */
+int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		  struct ib_udata *udata);
+int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
+int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited);
+
+/* ---------------------------------------------------------------------
+ * QP: requester and responder state
+ */
+
+/* Per-PSN state of the requester, in a ring indexed by psn & (size - 1). */
+#define MRC_SLOT_ACKED		BIT(0)	/* SACKed, or READ response here */
+#define MRC_SLOT_READ		BIT(1)	/* a READ response PSN */
+#define MRC_SLOT_FAST_RTX	BIT(2)	/* fast retransmit already done */
+#define MRC_SLOT_RNR_WAIT	BIT(3)	/* NACK RNR: wait for the timer */
+
+struct mrc_tx_slot {
+	u32 wqe_idx;		/* SQ slot of the WQE */
+	u32 offset;		/* byte offset of the packet in the message */
+	u32 len;		/* payload bytes (READ: response payload) */
+	u32 msn;		/* message (READ: the chunk's request) */
+	u16 flags;		/* MRC_SLOT_* */
+	u16 rtx;		/* times retransmitted */
+	u16 chunk_left;		/* READ: PSNs from here to the chunk's end */
+	u64 sent_ns;		/* last transmission */
+};
+
+/* Kernel copy of one send WQE plus the progress the requester made. */
+struct mrc_send_ctx {
+	u64 wr_id;
+	u32 opcode;		/* IB_WR_* */
+	u32 send_flags;		/* IB_SEND_* */
+	u32 length;		/* bytes of the message */
+	u32 imm;		/* host order */
+	u64 remote_addr;
+	u32 rkey;
+	u32 num_sge;		/* 0 for inline data */
+	u32 first_psn;
+	u32 npkts;		/* PSNs the message uses */
+	u32 pkts_done;		/* PSNs ACKed (READ: responses received) */
+	u32 msn;
+	u32 rq_msn;
+	u8 state;		/* enum mrc_wqe_state */
+	u8 status;		/* enum ib_wc_status */
+	/* struct rxe_sge sge[num_sge] or inline bytes follow */
+	u8 data[] __aligned(8);
+};
+
+enum mrc_wqe_state {
+	MRC_WQE_FREE,
+	MRC_WQE_PENDING,	/* copied, not all packets built */
+	MRC_WQE_INFLIGHT,	/* every packet sent at least once */
+	MRC_WQE_DONE,		/* acknowledged; waits for in-order completion */
+};
+
+/**
+ * struct mrc_req - requester state of a QP, under mrc_qp.lock
+ * @psn_next: PSN of the next new packet
+ * @psn_una: oldest PSN not yet ACKed (every PSN before it is)
+ * @psn_high: highest PSN SACKed so far (valid when @have_high)
+ * @msn_next: MSN of the next new message
+ * @rq_msn_next: receive-consuming messages sent so far
+ * @send_idx: SQ slot of the WQE being packetised
+ * @send_off: bytes of that WQE already packetised
+ * @ring: per-PSN state of [@psn_una, @psn_next)
+ * @ring_size: entries in @ring, a power of two >= @window
+ * @window: PSNs the peer accepts (its MPR)
+ * @timeouts: consecutive retransmit timeouts without progress
+ * @rnr_retries: consecutive RNR NACKs without progress
+ * @ctx: kernel copies of the SQ's WQEs, one per slot
+ * @ctx_size: bytes of one @ctx entry
+ */
+struct mrc_req {
+	u32 psn_next;
+	u32 psn_una;
+	u32 psn_high;
+	bool have_high;
+	u32 msn_next;
+	u32 rq_msn_next;
+	u32 send_idx;
+	u32 send_off;
+	struct mrc_tx_slot *ring;
+	u32 ring_size;
+	u32 window;
+	u8 timeouts;
+	u8 rnr_retries;
+	void *ctx;
+	u32 ctx_size;
+};
+
+/* One message the responder is receiving, by msn & (window - 1). */
+struct mrc_msg {
+	u32 msn;
+	bool used;
+	bool has_imm;
+	bool consumes_rwqe;	/* SEND or WRITE_IMM */
+	bool se;
+	u8 kind;		/* enum mrc_msg_kind */
+	u8 status;		/* enum ib_wc_status of the completion */
+	u32 len;		/* bytes of the whole message */
+	u32 got;		/* bytes placed so far */
+	u32 imm;
+	u32 rq_msn;
+};
+
+enum mrc_msg_kind {
+	MRC_MSG_WRITE,
+	MRC_MSG_SEND,
+	MRC_MSG_READ,
+};
+
+/* Kernel copy of one receive WQE, claimed when its message first arrives. */
+struct mrc_recv_ctx {
+	u64 wr_id;
+	u32 num_sge;
+	u32 length;		/* sum of the SGE lengths */
+	bool claimed;
+	struct rxe_sge sge[];
+};
+
+/**
+ * struct mrc_resp - responder state of a QP, under mrc_qp.lock
+ * @cum_psn: every PSN before it has arrived, it has not
+ * @bitmap: arrival of [@cum_psn, @cum_psn + @window), bit psn & (window-1)
+ * @window: the MPR in PSNs, a power of two
+ * @msgs: messages by msn & (window - 1)
+ * @msn_done: next message to complete, in MSN order
+ * @rq_msn_done: receive WQEs consumed so far
+ * @since_sack: packets accepted since the last SACK
+ * @rctx: kernel copies of claimed receive WQEs, one per RQ slot
+ * @rctx_size: bytes of one @rctx entry
+ */
+struct mrc_resp {
+	u32 cum_psn;
+	unsigned long *bitmap;
+	u32 window;
+	struct mrc_msg *msgs;
+	u32 msn_done;
+	u32 rq_msn_done;
+	u32 since_sack;
+	void *rctx;
+	u32 rctx_size;
+};
+
+/**
+ * struct mrc_qp - an RC queue pair
+ * @ibqp: core part
+ * @mdev: the device
+ * @lock: protects everything below that changes after creation; taken with
+ *	_bh since the receive path and the timer run in softirq
+ * @state: IB QP state
+ * @is_user: created through uverbs (queues are shared with user space)
+ * @dead: being destroyed; the timer must not re-arm
+ * @sq: send queue
+ * @rq: receive queue (unused with an SRQ, which mrc does not support)
+ * @max_send_sge, @max_recv_sge, @max_inline: limits of the queues' WQEs
+ * @sq_sig_all: every send WQE generates a completion
+ * @attr: the attributes modify_qp accepted (reported by query_qp)
+ * @av: resolved destination
+ * @mtu: payload bytes per packet (from attr.path_mtu)
+ * @ev: entropy of the single path (the multipath issue sprays)
+ * @rto_us: retransmit timeout from attr.timeout
+ * @retry_exp: exponential retries after attr.retry_cnt linear ones
+ * @req: requester
+ * @resp: responder
+ * @rtx_timer: retransmit / RNR timer
+ * @dst_cache: route to @av.daddr
+ */
+struct mrc_qp {
+	struct ib_qp ibqp;
+	struct mrc_device *mdev;
+	spinlock_t lock; /* see above */
+	enum ib_qp_state state;
+	bool is_user;
+	bool dead;
+	struct mrc_queue sq;
+	struct mrc_queue rq;
+	u32 max_send_sge;
+	u32 max_recv_sge;
+	u32 max_inline;
+	bool sq_sig_all;
+	struct ib_qp_attr attr;
+	struct mrc_av av;
+	u32 mtu;
+	u32 ev;
+	u32 rto_us;
+	u8 retry_exp;
+	struct mrc_req req;
+	struct mrc_resp resp;
+	struct timer_list rtx_timer;
+	struct dst_cache dst_cache;
+};
+
+static inline struct mrc_qp *to_mqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct mrc_qp, ibqp);
+}
+
+static inline struct mrc_cq *to_mcq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct mrc_cq, ibcq);
+}
+
+static inline struct mrc_mr *to_mmr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct mrc_mr, ibmr);
+}
+
+static inline struct mrc_pd *to_mpd(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct mrc_pd, ibpd);
+}
+
+static inline struct mrc_ah *to_mah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct mrc_ah, ibah);
+}
+
+static inline struct mrc_send_ctx *mrc_sctx(const struct mrc_qp *qp, u32 idx)
+{
+	return qp->req.ctx + (size_t)(idx & qp->sq.index_mask) *
+			     qp->req.ctx_size;
+}
+
+static inline struct mrc_recv_ctx *mrc_rctx(const struct mrc_qp *qp, u32 idx)
+{
+	return qp->resp.rctx + (size_t)(idx & qp->rq.index_mask) *
+			       qp->resp.rctx_size;
+}
+
+static inline struct mrc_tx_slot *mrc_slot(const struct mrc_qp *qp, u32 psn)
+{
+	return &qp->req.ring[psn & (qp->req.ring_size - 1)];
+}
+
+/* ---------------------------------------------------------------------
+ * Counters: per plane (= per port), shown by `rdma statistic`
+ */
+enum mrc_counter {
+	MRC_CNT_TX_PKTS,
+	MRC_CNT_TX_BYTES,
+	MRC_CNT_RX_PKTS,
+	MRC_CNT_RX_BYTES,
+	MRC_CNT_TX_DATA,
+	MRC_CNT_RX_DATA,
+	MRC_CNT_RETRANSMITS,
+	MRC_CNT_FAST_RETRANSMITS,
+	MRC_CNT_TIMEOUTS,
+	MRC_CNT_DUPLICATES,
+	MRC_CNT_OOO_PLACED,
+	MRC_CNT_SACK_TX,
+	MRC_CNT_SACK_RX,
+	MRC_CNT_NACK_TX_OOR,
+	MRC_CNT_NACK_TX_RNR,
+	MRC_CNT_NACK_TX_RKEY,
+	MRC_CNT_NACK_TX_ACCESS,
+	MRC_CNT_NACK_TX_INVALID,
+	MRC_CNT_NACK_RX,
+	MRC_CNT_RX_BAD_ICRC,
+	MRC_CNT_RX_MALFORMED,
+	MRC_CNT_RX_NO_QP,
+	MRC_CNT_RX_BAD_STATE,
+	MRC_CNT_TX_DROPPED,
+	MRC_CNT_RETRY_EXCEEDED,
+	MRC_CNT_RNR_EXCEEDED,
+	MRC_CNT_QP_ERRORS,
+	MRC_CNT_MAX
+};
+
+struct mrc_counters {
+	atomic64_t c[MRC_CNT_MAX];
+};
+
+/* verbs.c */
+int mrc_ib_register(struct mrc_device *mdev);
+void mrc_ib_port_event(struct mrc_device *mdev, u32 plane, bool up);
+void mrc_count(struct mrc_device *mdev, u32 plane, enum mrc_counter c,
+	       u64 n);
+int mrc_av_from_attr(struct mrc_device *mdev, struct mrc_av *av,
+		     const struct rdma_ah_attr *attr);
+extern const struct ib_device_ops mrc_dev_ops;
+
+/* qp.c */
+int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata);
+int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata);
+int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init);
+int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr);
+int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr);
+struct mrc_qp *mrc_qp_lookup(struct mrc_device *mdev, u32 qpn);
+void mrc_qp_error(struct mrc_qp *qp, enum ib_wc_status status);
+void mrc_qp_flush(struct mrc_qp *qp);
+
+/* tx.c: requester, under qp->lock; packets go on @out, sent after unlock */
+void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out);
+struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx);
+bool mrc_req_resend(struct mrc_qp *qp, u32 psn, struct sk_buff_head *out);
+void mrc_req_complete(struct mrc_qp *qp);
+
+/* rx.c: responder */
+void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+		  const void *payload, struct sk_buff_head *out);
+void mrc_resp_reset(struct mrc_qp *qp);
+
+/* reliability.c: SACK/NACK, retransmission, timers */
+void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+		      struct sk_buff_head *out);
+void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+		      struct sk_buff_head *out);
+void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			   const void *payload, struct sk_buff_head *out);
+struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			     u8 sack_flags);
+struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			     u8 reason, u32 info);
+void mrc_rel_arm(struct mrc_qp *qp);
+void mrc_rel_timer(struct timer_list *t);
+
+/* net.c: sockets and transmit */
+int mrc_net_sockets_init(struct net *net);
+void mrc_net_sockets_exit(struct net *net);
+struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, unsigned int len);
+void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list);
+
+#endif /* _MRC_VERBS_H */
