@@ -123,6 +123,7 @@ static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
 	struct mrc_send_ctx *ctx = mrc_sctx(qp, slot->wqe_idx);
 	u64 now = ktime_get_ns();
 	struct mrc_hdrs h = {};
+	struct sk_buff *skb;
 	u32 i;
 
 	last = mrc_slot(qp, mrc_psn_add(psn, slot->chunk_left - 1));
@@ -142,7 +143,10 @@ static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
 	/* One request answers for the whole rest of the chunk. */
 	for (i = 0; i < slot->chunk_left; i++)
 		mrc_slot(qp, mrc_psn_add(psn, i))->sent_ns = now;
-	return mrc_req_skb(qp, &h);
+	skb = mrc_req_skb(qp, &h);
+	if (skb)
+		mrc_req_seal(skb);
+	return skb;
 }
 
 /**
