@@ -79,6 +79,7 @@ struct mrc_plane {
  * @doomed: lost its last plane before it was registered; its creator
  *	unregisters it (under mrc_net.lock)
  * @planes: planes by index; an entry turns NULL when its netdev goes away
+ * @gsi: the GSI QP (QP1) of each port, created by the MAD layer; under RCU
  * @qps: QPs by number, looked up under RCU by the receive path
  * @mrs: MRs by key >> 8, looked up under RCU
  * @mr_key: low byte of the next MR key, so a reused index gets a new key
@@ -95,6 +96,7 @@ struct mrc_device {
 	bool registered;
 	bool doomed;
 	struct mrc_plane __rcu *planes[MRC_MAX_PLANES];
+	struct mrc_qp __rcu *gsi[MRC_MAX_PLANES];
 	struct xarray qps;
 	u32 qpn_next;
 	struct xarray mrs;

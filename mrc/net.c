@@ -81,6 +81,10 @@ static void mrc_rcv(struct mrc_device *mdev, unsigned int plane,
 		mrc_count(mdev, plane, MRC_CNT_RX_MALFORMED, 1);
 		return;
 	}
+	if (h.opcode == MRC_OP_UD_SEND_ONLY) {
+		mrc_ud_rcv(mdev, plane, skb, &h);
+		return;
+	}
 
 	qp = mrc_qp_lookup(mdev, h.dqpn);
 	if (!qp) {
@@ -215,20 +219,21 @@ struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, unsigned int len)
 	return skb;
 }
 
-/* The single path of this QP: the UDP source port carries the EV. */
-static __be16 mrc_net_sport(const struct mrc_qp *qp)
+/* The single path of a QP: the UDP source port carries the EV. */
+static __be16 mrc_net_sport(u32 ev)
 {
-	return htons(0xc000 | (qp->ev & 0x3fff));
+	return htons(0xc000 | (ev & 0x3fff));
 }
 
-static int mrc_xmit4(struct mrc_qp *qp, struct net_device *ndev,
-		     struct sock *sk, struct sk_buff *skb)
+static int mrc_xmit4(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
+		     struct net_device *ndev, struct sock *sk,
+		     struct sk_buff *skb)
 {
-	const struct mrc_av *av = &qp->av;
-	struct rtable *rt;
+	struct rtable *rt = NULL;
 	__be32 saddr;
 
-	rt = dst_cache_get_ip4(&qp->dst_cache, &saddr);
+	if (dc)
+		rt = dst_cache_get_ip4(dc, &saddr);
 	if (!rt) {
 		struct flowi4 fl4 = {
 			.flowi4_oif = ndev->ifindex,
@@ -242,23 +247,25 @@ static int mrc_xmit4(struct mrc_qp *qp, struct net_device *ndev,
 		if (IS_ERR(rt))
 			return PTR_ERR(rt);
 		saddr = fl4.saddr;
-		dst_cache_set_ip4(&qp->dst_cache, &rt->dst, saddr);
+		if (dc)
+			dst_cache_set_ip4(dc, &rt->dst, saddr);
 	}
 	udp_tunnel_xmit_skb(rt, sk, skb, saddr, av->daddr.v4, av->tos,
 			    av->hop_limit ?: ip4_dst_hoplimit(&rt->dst), 0,
-			    mrc_net_sport(qp), htons(mrc_udp_port), false, true);
+			    mrc_net_sport(ev), htons(mrc_udp_port), false, true);
 	return 0;
 }
 
-static int mrc_xmit6(struct mrc_qp *qp, struct net_device *ndev,
-		     struct sock *sk, struct sk_buff *skb)
+static int mrc_xmit6(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
+		     struct net_device *ndev, struct sock *sk,
+		     struct sk_buff *skb)
 {
 #if IS_ENABLED(CONFIG_IPV6)
-	const struct mrc_av *av = &qp->av;
 	struct in6_addr saddr, daddr = av->daddr.v6;
-	struct dst_entry *dst;
+	struct dst_entry *dst = NULL;
 
-	dst = dst_cache_get_ip6(&qp->dst_cache, &saddr);
+	if (dc)
+		dst = dst_cache_get_ip6(dc, &saddr);
 	if (!dst) {
 		struct flowi6 fl6 = {
 			.flowi6_oif = ndev->ifindex,
@@ -272,11 +279,12 @@ static int mrc_xmit6(struct mrc_qp *qp, struct net_device *ndev,
 		if (IS_ERR(dst))
 			return PTR_ERR(dst);
 		saddr = fl6.saddr;
-		dst_cache_set_ip6(&qp->dst_cache, dst, &saddr);
+		if (dc)
+			dst_cache_set_ip6(dc, dst, &saddr);
 	}
 	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &saddr, &daddr,
 			     av->tos, av->hop_limit ?: ip6_dst_hoplimit(dst),
-			     htonl(av->flow_label), mrc_net_sport(qp),
+			     htonl(av->flow_label), mrc_net_sport(ev),
 			     htons(mrc_udp_port), false);
 	return 0;
 #else
@@ -285,18 +293,21 @@ static int mrc_xmit6(struct mrc_qp *qp, struct net_device *ndev,
 }
 
 /**
- * mrc_net_xmit() - send the packets a QP built
- * @qp: the QP, not locked (the packets were built under its lock)
+ * mrc_net_send() - send MRC packets to one destination
+ * @mdev: the device
+ * @av: where to, over which plane
+ * @dc: route cache for @av, or NULL to look the route up every time
+ * @ev: entropy of the path (the UDP source port for now)
  * @list: packets, each an MRC packet with its ICRC; emptied
  *
  * A packet that cannot leave (plane gone or down, no route) is dropped and
  * counted; the requester's timer recovers as from any loss.
  */
-void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
+void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
+		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list)
 {
-	struct mrc_device *mdev = qp->mdev;
 	struct mrc_net *mn = mrc_net(mdev->net);
-	unsigned int pl = qp->av.plane;
+	unsigned int pl = av->plane;
 	struct mrc_plane *plane;
 	struct sk_buff *skb;
 	struct socket *sock;
@@ -307,21 +318,23 @@ void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
 
 	rcu_read_lock();
 	plane = pl < mdev->nports ? rcu_dereference(mdev->planes[pl]) : NULL;
+	sock = av->family == AF_INET6 ? mn->sock6 : mn->sock4;
 	while ((skb = __skb_dequeue(list))) {
 		unsigned int len = skb->len;
 
-		sock = qp->av.family == AF_INET6 ? mn->sock6 : mn->sock4;
 		if (!plane || !READ_ONCE(plane->up) || !sock) {
 			err = -ENETDOWN;
 		} else {
-			skb->protocol = qp->av.family == AF_INET6 ?
+			skb->protocol = av->family == AF_INET6 ?
 					htons(ETH_P_IPV6) : htons(ETH_P_IP);
 			/* dst_cache is per CPU. */
 			local_bh_disable();
-			if (qp->av.family == AF_INET6)
-				err = mrc_xmit6(qp, plane->ndev, sock->sk, skb);
+			if (av->family == AF_INET6)
+				err = mrc_xmit6(av, dc, ev, plane->ndev,
+						sock->sk, skb);
 			else
-				err = mrc_xmit4(qp, plane->ndev, sock->sk, skb);
+				err = mrc_xmit4(av, dc, ev, plane->ndev,
+						sock->sk, skb);
 			local_bh_enable();
 		}
 		if (err) {
@@ -333,4 +346,10 @@ void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
 		mrc_count(mdev, pl, MRC_CNT_TX_BYTES, len);
 	}
 	rcu_read_unlock();
+}
+
+/* The packets a QP built under its lock, sent after unlock. */
+void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
+{
+	mrc_net_send(qp->mdev, &qp->av, &qp->dst_cache, qp->ev, list);
 }

@@ -29,7 +29,9 @@ static int mrc_qp_check_init(const struct ib_qp_init_attr *init)
 {
 	const struct ib_qp_cap *cap = &init->cap;
 
-	if (init->qp_type != IB_QPT_RC || init->srq || init->create_flags)
+	if (init->srq || init->create_flags)
+		return -EOPNOTSUPP;
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_GSI)
 		return -EOPNOTSUPP;
 	if (!init->send_cq || !init->recv_cq)
 		return -EINVAL;
@@ -96,11 +98,17 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		return err;
 	if (udata && udata->outlen < sizeof(uresp))
 		return -EINVAL;
+	/* The MAD layer makes one GSI QP per port; nobody else may. */
+	if (init->qp_type == IB_QPT_GSI &&
+	    (udata || !init->port_num || init->port_num > mdev->nports))
+		return -EINVAL;
 
 	qp->mdev = mdev;
 	qp->is_user = !!udata;
 	spin_lock_init(&qp->lock);
 	timer_setup(&qp->rtx_timer, mrc_rel_timer, 0);
+	skb_queue_head_init(&qp->ud_txq);
+	INIT_WORK(&qp->ud_work, mrc_ud_work);
 	qp->state = IB_QPS_RESET;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->mtu = 1024;
@@ -146,15 +154,27 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	init->cap.max_recv_sge = qp->max_recv_sge;
 	init->cap.max_inline_data = qp->max_inline;
 
+	/* The single path's entropy, until the multipath issue sprays. */
+	qp->ev = get_random_u32();
+
 	/* Published last: from here the receive path can find the QP. */
+	if (init->qp_type == IB_QPT_GSI) {
+		struct mrc_qp __rcu **slot = &mdev->gsi[init->port_num - 1];
+
+		qp->attr.port_num = init->port_num;
+		ibqp->qp_num = 1;
+		if (cmpxchg((struct mrc_qp __force **)slot, NULL, qp)) {
+			err = -EBUSY;
+			goto err_free;
+		}
+		return 0;
+	}
 	err = xa_alloc_cyclic(&mdev->qps, &qpn, qp,
 			      XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
 			      &mdev->qpn_next, GFP_KERNEL);
 	if (err < 0)
 		goto err_free;
 	ibqp->qp_num = qpn;
-	/* The single path's entropy, until the multipath issue sprays. */
-	qp->ev = get_random_u32();
 	return 0;
 
 err_free:
@@ -176,9 +196,14 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	qp->dead = true;
 	spin_unlock_bh(&qp->lock);
 
-	xa_erase(&qp->mdev->qps, ibqp->qp_num);
+	if (ibqp->qp_type == IB_QPT_GSI)
+		RCU_INIT_POINTER(qp->mdev->gsi[qp->attr.port_num - 1], NULL);
+	else
+		xa_erase(&qp->mdev->qps, ibqp->qp_num);
 	synchronize_rcu();
 	del_timer_sync(&qp->rtx_timer);
+	cancel_work_sync(&qp->ud_work);
+	skb_queue_purge(&qp->ud_txq);
 	mrc_qp_free(qp);
 	return 0;
 }
@@ -266,8 +291,9 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return -EOPNOTSUPP;
 	if (udata && udata->inlen)
 		return -EOPNOTSUPP;
-	if (mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE | IB_QP_QKEY |
-		    IB_QP_RATE_LIMIT))
+	if (mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE | IB_QP_RATE_LIMIT))
+		return -EOPNOTSUPP;
+	if ((mask & IB_QP_QKEY) && ibqp->qp_type != IB_QPT_GSI)
 		return -EOPNOTSUPP;
 
 	err = mrc_modify_check(qp, attr, mask);
@@ -283,13 +309,15 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
 	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	if (qp->dead || cur != qp->state ||
-	    !ib_modify_qp_is_ok(cur, next, IB_QPT_RC, mask)) {
+	    !ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask)) {
 		spin_unlock_bh(&qp->lock);
 		return -EINVAL;
 	}
 
 	if (mask & IB_QP_ACCESS_FLAGS)
 		qp->attr.qp_access_flags = attr->qp_access_flags;
+	if (mask & IB_QP_QKEY)
+		qp->attr.qkey = attr->qkey;
 	if (mask & IB_QP_PORT)
 		qp->attr.port_num = attr->port_num;
 	if (mask & IB_QP_AV) {
@@ -358,7 +386,7 @@ int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->cap.max_inline_data = qp->max_inline;
 
 	memset(init, 0, sizeof(*init));
-	init->qp_type = IB_QPT_RC;
+	init->qp_type = ibqp->qp_type;
 	init->send_cq = ibqp->send_cq;
 	init->recv_cq = ibqp->recv_cq;
 	init->cap = attr->cap;
@@ -534,6 +562,9 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	struct mrc_qp *qp = to_mqp(ibqp);
 	struct sk_buff_head out;
 	int err = 0;
+
+	if (ibqp->qp_type == IB_QPT_GSI)
+		return mrc_ud_post_send(qp, wr, bad_wr);
 
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&qp->lock);

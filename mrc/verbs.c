@@ -47,6 +47,7 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_RETRY_EXCEEDED].name	= "retry_exceeded",
 	[MRC_CNT_RNR_EXCEEDED].name	= "rnr_retry_exceeded",
 	[MRC_CNT_QP_ERRORS].name	= "qp_errors",
+	[MRC_CNT_UD_DROPPED].name	= "ud_dropped",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_CNT_MAX);

@@ -66,6 +66,8 @@ struct mrc_device;
 #define MRC_TIMEOUT_DEFAULT	14
 /* Retries after the linear ones, with doubling timeout (MRC's exp_cnt). */
 #define MRC_RETRY_EXP_DEFAULT	3
+/* SGEs of a GSI receive WQE that take data (the MAD layer posts one). */
+#define MRC_UD_MAX_SGE		4
 /* Largest READ request, in response packets; longer READs are split. */
 #define MRC_READ_CHUNK_PKTS	256
 
@@ -407,6 +409,8 @@ struct mrc_resp {
  * @resp: responder
  * @rtx_timer: retransmit / RNR timer
  * @dst_cache: route to @av.daddr
+ * @ud_txq: GSI QP: datagrams waiting for @ud_work to send them
+ * @ud_work: GSI QP: sends @ud_txq from process context
  */
 struct mrc_qp {
 	struct ib_qp ibqp;
@@ -431,6 +435,8 @@ struct mrc_qp {
 	struct mrc_resp resp;
 	struct timer_list rtx_timer;
 	struct dst_cache dst_cache;
+	struct sk_buff_head ud_txq;
+	struct work_struct ud_work;
 };
 
 static inline struct mrc_qp *to_mqp(struct ib_qp *ibqp)
@@ -506,6 +512,7 @@ enum mrc_counter {
 	MRC_CNT_RETRY_EXCEEDED,
 	MRC_CNT_RNR_EXCEEDED,
 	MRC_CNT_QP_ERRORS,
+	MRC_CNT_UD_DROPPED,
 	MRC_CNT_MAX
 };
 
@@ -567,6 +574,15 @@ void mrc_rel_timer(struct timer_list *t);
 int mrc_net_sockets_init(struct net *net);
 void mrc_net_sockets_exit(struct net *net);
 struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, unsigned int len);
+void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
+		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list);
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list);
+
+/* ud.c: the GSI QP (QP1) that carries the connection manager's MADs */
+int mrc_ud_post_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
+		     const struct ib_send_wr **bad_wr);
+void mrc_ud_work(struct work_struct *work);
+void mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
+		struct sk_buff *skb, const struct mrc_hdrs *h);
 
 #endif /* _MRC_VERBS_H */

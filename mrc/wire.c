@@ -26,6 +26,7 @@
 #define A_SACK		BIT(9)
 #define A_NACK		BIT(10)
 #define A_PROBE		BIT(11)
+#define A_DETH		BIT(12)
 
 #define A_SEND		(A_VALID | A_METH | A_DATA | A_OFFSET | A_REQ)
 #define A_WRITE		(A_VALID | A_METH | A_DATA | A_REQ)
@@ -55,6 +56,8 @@ static const u16 mrc_op_attr[MRC_OP_COUNT] = {
 	[MRC_OP_SACK - MRC_OP_BASE]		= A_VALID | A_SACK,
 	[MRC_OP_NACK - MRC_OP_BASE]		= A_VALID | A_NACK,
 	[MRC_OP_PROBE - MRC_OP_BASE]		= A_VALID | A_PROBE,
+	[MRC_OP_UD_SEND_ONLY - MRC_OP_BASE]	= A_VALID | A_DATA | A_DETH |
+						  A_FIRST | A_LAST,
 };
 
 static u16 mrc_attr(u8 opcode)
@@ -81,6 +84,8 @@ static u32 mrc_hdr_len_attr(u16 attr, u8 flags)
 		len += sizeof(struct mrc_nack);
 	if (attr & A_PROBE)
 		len += sizeof(struct mrc_probe);
+	if (attr & A_DETH)
+		len += sizeof(struct mrc_deth);
 	return len;
 }
 
@@ -214,6 +219,10 @@ int mrc_wire_check(const struct mrc_hdrs *h)
 		return -EBADMSG;
 	if (!(attr & A_DATA) && h->payload_len)
 		return -EBADMSG;
+	if (!(attr & A_DETH) && (h->qkey || h->src_qpn))
+		return -EBADMSG;
+	if ((attr & A_DETH) && !mrc_psn_ok(h->src_qpn))
+		return -EBADMSG;
 
 	if (!(attr & A_METH)) {
 		if (h->msn || h->rq_msn || h->va || h->rkey || h->dma_len)
@@ -269,6 +278,14 @@ int mrc_wire_encode(const struct mrc_hdrs *h, void *buf, size_t size)
 	bth->psn = cpu_to_be32(h->psn);
 	bth->ev = cpu_to_be32(h->ev);
 	p += sizeof(*bth);
+
+	if (attr & A_DETH) {
+		struct mrc_deth *deth = (struct mrc_deth *)p;
+
+		deth->qkey = cpu_to_be32(h->qkey);
+		deth->sqpn = cpu_to_be32(h->src_qpn);
+		p += sizeof(*deth);
+	}
 
 	if (attr & A_METH) {
 		struct mrc_meth *meth = (struct mrc_meth *)p;
@@ -362,6 +379,14 @@ int mrc_wire_decode_hdrs(const void *pkt, size_t len, struct mrc_hdrs *h)
 	h->psn = psn;
 	h->ev = be32_to_cpu(bth->ev);
 	p += sizeof(*bth);
+
+	if (attr & A_DETH) {
+		const struct mrc_deth *deth = (const struct mrc_deth *)p;
+
+		h->qkey = be32_to_cpu(deth->qkey);
+		h->src_qpn = be32_to_cpu(deth->sqpn);
+		p += sizeof(*deth);
+	}
 
 	if (attr & A_METH) {
 		const struct mrc_meth *meth = (const struct mrc_meth *)p;

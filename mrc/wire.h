@@ -51,7 +51,13 @@ enum mrc_opcode {
 	MRC_OP_READ_RESP_MIDDLE		= 0xce,
 	MRC_OP_READ_RESP_LAST		= 0xcf,
 	MRC_OP_READ_RESP_ONLY		= 0xd0,
-	/* 0xd1-0xdb reserved (room for IB's atomics, SEND_INV, FLUSH) */
+	/* 0xd1-0xd7 reserved (room for IB's atomics, SEND_INV, FLUSH) */
+	/*
+	 * Unreliable datagram, one packet, for the GSI QP (QP1) only: the
+	 * connection manager behind rdma_cm talks MADs over it.
+	 */
+	MRC_OP_UD_SEND_ONLY		= 0xd8,
+	/* 0xd9-0xdb reserved */
 	MRC_OP_SACK			= 0xdc,
 	MRC_OP_NACK			= 0xdd,
 	MRC_OP_PROBE			= 0xde,
@@ -165,6 +171,12 @@ struct mrc_nack {
 	__be32	info;		/* reason-specific, else 0 */
 } __packed;
 
+/* Datagram extended transport header: UD_SEND_ONLY, after the BTH. */
+struct mrc_deth {
+	__be32	qkey;
+	__be32	sqpn;		/* 31..24 reserved, 23..0 source QPN */
+} __packed;
+
 /* Probe: consumes no PSN, answered by a SACK with MRC_SACK_F_PROBE. */
 struct mrc_probe {
 	__be64	token;		/* opaque, reflected in the SACK's ref_ts */
@@ -178,6 +190,7 @@ static_assert(sizeof(struct mrc_immdt) == 4);
 static_assert(sizeof(struct mrc_sack) == 32);
 static_assert(sizeof(struct mrc_nack) == 16);
 static_assert(sizeof(struct mrc_probe) == 8);
+static_assert(sizeof(struct mrc_deth) == 8);
 
 /* Invariant CRC (CRC32C) trailer after the payload of every packet. */
 #define MRC_ICRC_LEN		4
@@ -204,6 +217,8 @@ struct mrc_hdrs {
 	u32	rkey;
 	u32	dma_len;
 	u32	imm;		/* IMMDT */
+	u32	qkey;		/* DETH */
+	u32	src_qpn;
 	union {
 		struct {
 			u8	flags;	/* MRC_SACK_F_* */
