@@ -66,7 +66,7 @@ static int mrc_qp_alloc_state(struct mrc_qp *qp)
 				       qp->max_inline), 8);
 	qp->req.ctx = kvcalloc(nsq, qp->req.ctx_size, GFP_KERNEL);
 	qp->req.ring_size = MRC_WINDOW_DEFAULT;
-	qp->req.window = MRC_WINDOW_DEFAULT;
+	qp->req.window = MRC_SEND_WINDOW;
 	qp->req.ring = kvcalloc(qp->req.ring_size, sizeof(*qp->req.ring),
 				GFP_KERNEL);
 	qp->resp.rctx_size = ALIGN(sizeof(struct mrc_recv_ctx) +
@@ -243,7 +243,7 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.timeouts = 0;
 	qp->req.rnr_retries = 0;
 	qp->req.have_high = false;
-	qp->req.window = min_t(u32, qp->req.ring_size, MRC_WINDOW_DEFAULT);
+	qp->req.window = MRC_SEND_WINDOW;
 	mrc_resp_reset(qp);
 }
 

@@ -201,7 +201,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			req->have_high = true;
 		}
 	}
-	req->window = clamp_t(u32, h->sack.window, 1, req->ring_size);
+	req->window = clamp_t(u32, h->sack.window, 1, MRC_SEND_WINDOW);
 	mrc_rel_advance(qp);
 	if (qp->state == IB_QPS_ERR)
 		return;
@@ -263,7 +263,7 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	switch (h->nack.reason) {
 	case MRC_NACK_PSN_OOR_WINDOW:
 		/* Shrink to the responder's window; the timer resends. */
-		req->window = clamp_t(u32, h->nack.info, 1, req->ring_size);
+		req->window = clamp_t(u32, h->nack.info, 1, MRC_SEND_WINDOW);
 		break;
 	case MRC_NACK_RNR:
 		/* rnr_retry 7 means retry for ever, as in InfiniBand. */
@@ -351,7 +351,7 @@ void mrc_rel_timer(struct timer_list *t)
 	struct mrc_req *req = &qp->req;
 	struct sk_buff_head out;
 	u64 now, rto_ns;
-	u32 p;
+	u32 p, n;
 
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&qp->lock);
@@ -378,13 +378,23 @@ void mrc_rel_timer(struct timer_list *t)
 		goto unlock;
 	}
 
-	for (p = req->psn_una; p != req->psn_next;) {
+	/*
+	 * Resend the oldest few overdue PSNs, not the whole window: a burst
+	 * that size would overrun the plane's queue and lose more.  Later
+	 * SACKs may fast-retransmit the rest once again.
+	 */
+	for (p = req->psn_una, n = 0; p != req->psn_next;) {
 		struct mrc_tx_slot *slot = mrc_slot(qp, p);
 
-		if (!(slot->flags & MRC_SLOT_ACKED) &&
+		if (slot->flags & MRC_SLOT_ACKED) {
+			p = mrc_psn_add(p, 1);
+			continue;
+		}
+		if (n < MRC_RTO_BURST &&
 		    ((slot->flags & MRC_SLOT_RNR_WAIT) ||
 		     now - slot->sent_ns >= rto_ns)) {
 			slot->flags &= ~MRC_SLOT_RNR_WAIT;
+			n++;
 			if (!mrc_req_resend(qp, p, &out))
 				goto unlock;
 			/* One READ request asks for the rest of its chunk. */
@@ -393,6 +403,7 @@ void mrc_rel_timer(struct timer_list *t)
 				continue;
 			}
 		}
+		slot->flags &= ~MRC_SLOT_FAST_RTX;
 		p = mrc_psn_add(p, 1);
 	}
 	mrc_rel_arm(qp);

@@ -55,6 +55,14 @@ struct mrc_device;
  */
 #define MRC_WINDOW_DEFAULT	1024
 #define MRC_WINDOW_MAX		4096
+/*
+ * PSNs a requester keeps in flight at most, below the peer's window: without
+ * congestion control yet (the multipath issue brings NSCC), a fixed window
+ * small enough not to overrun a plane's queue (netem's default holds 1000).
+ */
+#define MRC_SEND_WINDOW		256
+/* PSNs one retransmit timeout resends; SACKs then drive the rest. */
+#define MRC_RTO_BURST		16
 
 /* ACK coalescing: the responder SACKs at least every this many packets. */
 #define MRC_SACK_EVERY		16
