@@ -47,12 +47,14 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	ibcq->cqe = num;
 	return 0;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_create_cq);
 
 int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	mrc_queue_free(&to_mcq(ibcq)->q);
 	return 0;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_destroy_cq);
 
 /* User space reads this: every byte of the slot is written, none leaks. */
 static void mrc_cq_to_user(struct ib_uverbs_wc *uwc, const struct ib_wc *wc)
@@ -168,6 +170,7 @@ int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 
 	return n;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_poll_cq);
 
 int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 {

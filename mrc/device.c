@@ -461,8 +461,8 @@ static struct pernet_operations mrc_net_ops = {
 
 /*
  * "rdma link add NAME type mrc netdev DEV": a one-plane device made by the
- * same code as MRC_CMD_DEV_NEW.  Called with the RDMA core's link_ops_rwsem held for reading and a plain
- * reference on @ndev, without RTNL.
+ * same code as MRC_CMD_DEV_NEW.  Called with the RDMA core's link_ops_rwsem
+ * held for reading and a plain reference on @ndev, without RTNL.
  */
 static int mrc_rdma_newlink(const char *ibdev_name, struct net_device *ndev)
 {

@@ -109,7 +109,6 @@ static inline struct mrc_device *to_mdev(struct ib_device *ib)
 	return container_of(ib, struct mrc_device, ib);
 }
 
-
 /**
  * struct mrc_net - mrc state of one network namespace
  * @lock: protects everything reachable from this structure

@@ -181,6 +181,7 @@ err_free:
 	mrc_qp_free(qp);
 	return err;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_create_qp);
 
 /*
  * The receive path finds QPs under RCU and does all its work on them inside
@@ -207,6 +208,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_qp_free(qp);
 	return 0;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_destroy_qp);
 
 static int mrc_qp_rto_us(u8 timeout)
 {
@@ -242,6 +244,8 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.rq_msn_next = 0;
 	qp->req.timeouts = 0;
 	qp->req.rnr_retries = 0;
+	qp->req.srtt_us = 0;
+	qp->req.rttvar_us = 0;
 	qp->req.have_high = false;
 	qp->req.window = MRC_SEND_WINDOW;
 	mrc_resp_reset(qp);
@@ -550,7 +554,10 @@ static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr)
 	}
 	wqe->dma.length = length;
 	wqe->dma.resid = length;
-	/* The kernel is the producer here; q->index stays the consumer. */
+	/*
+	 * The kernel is the producer here; q->index stays the consumer.  The
+	 * release publishes the WQE before the index the requester reads.
+	 */
 	smp_store_release(&qp->sq.buf->producer_index,
 			  mrc_queue_next(&qp->sq, prod));
 	return 0;
@@ -611,6 +618,7 @@ static int mrc_post_one_recv(struct mrc_qp *qp, const struct ib_recv_wr *wr)
 		length += wr->sg_list[i].length;
 	}
 	wqe->dma.length = min_t(u64, length, U32_MAX);
+	/* Publish the WQE before the index the receive path reads. */
 	smp_store_release(&qp->rq.buf->producer_index,
 			  mrc_queue_next(&qp->rq, prod));
 	return 0;
@@ -637,3 +645,4 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	spin_unlock_bh(&qp->lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_post_recv);

@@ -90,11 +90,17 @@ struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	return mrc_rel_ctl_skb(qp, &c);
 }
 
-/* Retransmit timeout now, after the linear retries doubling per timeout. */
+/*
+ * Retransmit timeout now: the QP attribute's (1.024 us << timeout), raised
+ * to srtt + 4 * rttvar when the path is slower than that, so a loaded host
+ * does not count its own queueing as loss; doubling per timeout after the
+ * linear retries.
+ */
 static u64 mrc_rel_rto_us(const struct mrc_qp *qp)
 {
 	u32 linear = qp->attr.retry_cnt, t = qp->req.timeouts;
-	u64 rto = qp->rto_us;
+	u64 rto = max_t(u64, qp->rto_us,
+			(u64)qp->req.srtt_us + 4ULL * qp->req.rttvar_us);
 
 	if (t > linear)
 		rto <<= min(t - linear, 16U);
@@ -123,13 +129,43 @@ static void mrc_rel_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)
 		ctx->state = MRC_WQE_DONE;
 }
 
-/* A SACK covers @psn.  READ PSNs wait for their responses instead. */
+/*
+ * A SACK covers @psn.  READ PSNs wait for their responses instead.  Any
+ * newly acknowledged PSN proves the path alive: the retry count restarts.
+ */
 static void mrc_rel_ack(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
 
-	if (!(slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ)))
+	if (!(slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ))) {
 		mrc_rel_slot_done(qp, slot);
+		qp->req.timeouts = 0;
+	}
+}
+
+/* RFC 6298's estimator, on the send times the peer reflects. */
+static void mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
+{
+	struct mrc_req *req = &qp->req;
+	u64 now = ktime_get_ns(), rtt;
+	u32 us, dev;
+
+	/* Karn: a retransmission's echo cannot tell which copy it was. */
+	if (!(h->sack.flags & MRC_SACK_F_TS_VALID) ||
+	    (h->sack.flags & MRC_SACK_F_RTX) || h->sack.ref_ts > now)
+		return;
+	rtt = now - h->sack.ref_ts;
+	if (rtt > 10ULL * NSEC_PER_SEC)
+		return;
+	us = max_t(u32, div_u64(rtt, NSEC_PER_USEC), 1);
+	if (!req->srtt_us) {
+		req->srtt_us = us;
+		req->rttvar_us = us / 2;
+		return;
+	}
+	dev = abs((s32)(req->srtt_us - us));
+	req->rttvar_us = req->rttvar_us - req->rttvar_us / 4 + dev / 4;
+	req->srtt_us = req->srtt_us - req->srtt_us / 8 + us / 8;
 }
 
 /* Move psn_una past what is acknowledged and complete finished WQEs. */
@@ -202,6 +238,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		}
 	}
 	req->window = clamp_t(u32, h->sack.window, 1, MRC_SEND_WINDOW);
+	mrc_rel_rtt_sample(qp, h);
 	mrc_rel_advance(qp);
 	if (qp->state == IB_QPS_ERR)
 		return;
@@ -225,6 +262,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	}
 	mrc_req_run(qp, out);
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_rel_sack_rcv);
 
 static enum ib_wc_status mrc_rel_nack_status(u8 reason)
 {
@@ -335,6 +373,7 @@ void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		mrc_count(mdev, qp->av.plane, MRC_CNT_OOO_PLACED, 1);
 	mrc_count(mdev, qp->av.plane, MRC_CNT_RX_DATA, 1);
 	mrc_rel_slot_done(qp, slot);
+	qp->req.timeouts = 0;
 	mrc_rel_advance(qp);
 	mrc_req_run(qp, out);
 }
@@ -368,8 +407,12 @@ void mrc_rel_timer(struct timer_list *t)
 		goto unlock;
 	}
 
-	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_TIMEOUTS, 1);
-	if (++req->timeouts > qp->attr.retry_cnt + qp->retry_exp) {
+	/* Waiting out an RNR NACK is not a timeout: rnr_retry counts it. */
+	if (!(mrc_slot(qp, req->psn_una)->flags & MRC_SLOT_RNR_WAIT)) {
+		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_TIMEOUTS, 1);
+		req->timeouts++;
+	}
+	if (req->timeouts > qp->attr.retry_cnt + qp->retry_exp) {
 		struct mrc_tx_slot *slot = mrc_slot(qp, req->psn_una);
 
 		mrc_sctx(qp, slot->wqe_idx)->status = IB_WC_RETRY_EXC_ERR;
@@ -402,8 +445,9 @@ void mrc_rel_timer(struct timer_list *t)
 				p = mrc_psn_add(p, slot->chunk_left);
 				continue;
 			}
+		} else {
+			slot->flags &= ~MRC_SLOT_FAST_RTX;
 		}
-		slot->flags &= ~MRC_SLOT_FAST_RTX;
 		p = mrc_psn_add(p, 1);
 	}
 	mrc_rel_arm(qp);

@@ -256,6 +256,12 @@ static void mrc_resp_dup(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	struct mrc_mr *mr;
 
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_DUPLICATES, 1);
+	/* Served again below: never more than a requester could ask for. */
+	if (h->opcode == MRC_OP_READ_REQ &&
+	    mrc_resp_read_npkts(qp, h) > MRC_READ_CHUNK_PKTS) {
+		mrc_resp_fatal(qp, h, MRC_NACK_INVALID_REQUEST, out);
+		return;
+	}
 	if (h->opcode == MRC_OP_READ_REQ) {
 		mr = mrc_resp_read_mr(qp, h, out);
 		if (!mr)
@@ -275,6 +281,12 @@ static u8 mrc_msg_kind(u8 opcode)
 	if (opcode >= MRC_OP_WRITE_FIRST && opcode <= MRC_OP_WRITE_ONLY_IMM)
 		return MRC_MSG_WRITE;
 	return MRC_MSG_SEND;
+}
+
+static bool mrc_op_first(u8 opcode)
+{
+	return opcode == MRC_OP_WRITE_FIRST || opcode == MRC_OP_WRITE_ONLY ||
+	       opcode == MRC_OP_WRITE_ONLY_IMM;
 }
 
 static bool mrc_op_has_imm(u8 opcode)
@@ -308,7 +320,13 @@ static int mrc_resp_place(struct mrc_qp *qp, struct mrc_msg *m,
 			mrc_resp_fatal(qp, h, MRC_NACK_RKEY_VIOLATION, out);
 			return -EACCES;
 		}
-		if (mrc_mr_check(mr, qp->ibqp.pd, h->va, h->payload_len,
+		/*
+		 * A first packet knows where the message starts: check all
+		 * of it, so a WRITE that overruns the MR is refused early.
+		 */
+		if (mrc_mr_check(mr, qp->ibqp.pd, h->va,
+				 mrc_op_first(h->opcode) ? h->dma_len :
+							   h->payload_len,
 				 IB_ACCESS_REMOTE_WRITE)) {
 			mrc_resp_fatal(qp, h, MRC_NACK_ACCESS, out);
 			return -EACCES;
@@ -388,6 +406,11 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	kind = mrc_msg_kind(h->opcode);
 	if (kind == MRC_MSG_READ)
 		npkts = mrc_resp_read_npkts(qp, h);
+	/* Requesters cut READs into chunks; a longer one is not ours. */
+	if (npkts > MRC_READ_CHUNK_PKTS) {
+		mrc_resp_fatal(qp, h, MRC_NACK_INVALID_REQUEST, out);
+		return;
+	}
 	if (d + npkts > w) {
 		mrc_resp_nack(qp, h, MRC_NACK_PSN_OOR_WINDOW, w,
 			      MRC_CNT_NACK_TX_OOR, out);
@@ -452,10 +475,17 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	if (qp->state == IB_QPS_ERR)
 		return;
 
+	/*
+	 * Coalesce while packets arrive in order; answer at once when one
+	 * arrives out of order, or fills a hole (cum_psn jumped past it), so
+	 * the requester never waits a timeout for news it could have had.
+	 */
 	if (++r->since_sack >= MRC_SACK_EVERY || psn != cum ||
+	    r->cum_psn != mrc_psn_add(psn, npkts) ||
 	    (h->flags & MRC_BTH_F_ACK_REQ)) {
 		skb = mrc_rel_sack(qp, h, 0);
 		if (skb)
 			__skb_queue_tail(out, skb);
 	}
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_resp_rcv);

@@ -356,6 +356,7 @@ void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out)
 	if (qp->state == IB_QPS_RTS && req->psn_una != req->psn_next)
 		mrc_rel_arm(qp);
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_req_run);
 
 static enum ib_wc_opcode mrc_wc_opcode(u32 wr_op)
 {

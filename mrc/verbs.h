@@ -38,7 +38,7 @@ struct mrc_device;
 #define MRC_MAX_CQ		0x10000
 #define MRC_MAX_CQE		0x8000
 #define MRC_MAX_MR		0x40000
-#define MRC_MAX_MR_SIZE		(1ULL << 40)
+#define MRC_MAX_MR_SIZE		BIT_ULL(40)
 #define MRC_MAX_PD		0x10000
 #define MRC_MAX_AH		0x10000
 #define MRC_MAX_RD_ATOM		128		/* outstanding READs per QP */
@@ -108,27 +108,40 @@ static inline u32 mrc_queue_next(const struct mrc_queue *q, u32 index)
 	return (index + 1) & q->index_mask;
 }
 
-/* Kernel consumes (SQ, RQ): the producer index belongs to the poster. */
+/*
+ * Kernel consumes (SQ, RQ): the producer index belongs to the poster.  The
+ * acquire pairs with the poster's release of the index, so the elements
+ * before it are complete when we read them.
+ */
 static inline u32 mrc_queue_load_producer(const struct mrc_queue *q)
 {
+	/* pairs with the poster's release of producer_index */
 	return smp_load_acquire(&q->buf->producer_index) & q->index_mask;
 }
 
+/* Release: we are done reading the elements before the index we hand back. */
 static inline void mrc_queue_store_consumer(struct mrc_queue *q, u32 index)
 {
 	q->index = index & q->index_mask;
+	/* pairs with the poster's acquire before reusing slots */
 	smp_store_release(&q->buf->consumer_index, q->index);
 }
 
-/* Kernel produces (CQ): the consumer index belongs to the poller. */
+/*
+ * Kernel produces (CQ): the consumer index belongs to the poller.  Acquire:
+ * slots before it may only be rewritten once the poller has read them.
+ */
 static inline u32 mrc_queue_load_consumer(const struct mrc_queue *q)
 {
+	/* pairs with the poller's release of consumer_index */
 	return smp_load_acquire(&q->buf->consumer_index) & q->index_mask;
 }
 
+/* Release: the CQEs are written before the poller can see the index. */
 static inline void mrc_queue_store_producer(struct mrc_queue *q, u32 index)
 {
 	q->index = index & q->index_mask;
+	/* pairs with the poller's acquire of producer_index */
 	smp_store_release(&q->buf->producer_index, q->index);
 }
 
@@ -317,6 +330,8 @@ enum mrc_wqe_state {
  * @ring: per-PSN state of [@psn_una, @psn_next)
  * @ring_size: entries in @ring, a power of two >= @window
  * @window: PSNs the peer accepts (its MPR)
+ * @srtt_us: smoothed RTT from reflected timestamps (0: no sample yet)
+ * @rttvar_us: its mean deviation
  * @timeouts: consecutive retransmit timeouts without progress
  * @rnr_retries: consecutive RNR NACKs without progress
  * @ctx: kernel copies of the SQ's WQEs, one per slot
@@ -334,6 +349,8 @@ struct mrc_req {
 	struct mrc_tx_slot *ring;
 	u32 ring_size;
 	u32 window;
+	u32 srtt_us;
+	u32 rttvar_us;
 	u8 timeouts;
 	u8 rnr_retries;
 	void *ctx;
