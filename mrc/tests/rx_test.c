@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "mrc-rx": the responder of mrc/rx.c, driven packet by packet
+ * through mrc_resp_rcv() on a QP made by the provider's own create verbs
+ * (qp_fixture.c).  Each case checks the bytes that land in the MR's pages,
+ * the SACKs and NACKs the responder sends (decoded from the sealed packets
+ * themselves), the completions in the receive CQ and the counters.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+
+#include "qp_fixture.h"
+
+#define PAT_LEN		4096
+
+/* A payload pattern without the canary byte: < 0x80 everywhere. */
+static u8 pat[PAT_LEN];
+/* A second one, to tell a second write from the first. */
+static u8 pat2[PAT_LEN];
+
+static void fill_patterns(void)
+{
+	size_t i;
+
+	for (i = 0; i < PAT_LEN; i++) {
+		pat[i] = (i * 13 + 1) & 0x7f;
+		pat2[i] = (i * 7 + 0x40) & 0x7f;
+	}
+}
+
+static int rx_init(struct kunit *test)
+{
+	fill_patterns();
+	return tf_init(test);
+}
+
+/* A request packet: @va is an offset in the MR (WRITE) or message (SEND). */
+static struct mrc_hdrs req(u8 op, u32 psn, u32 msn, u64 va, u32 len,
+			   u32 dma_len)
+{
+	bool send = op <= MRC_OP_SEND_ONLY_IMM;
+	struct mrc_hdrs h = {
+		.opcode = op,
+		.dqpn = 0x10,
+		.psn = psn,
+		.ev = 0xbeef,
+		.msn = msn,
+		.va = send ? va : TF_MR_IOVA + va,
+		.rkey = send ? 0 : TF_MR_KEY,
+		.dma_len = dma_len,
+		.payload_len = len,
+	};
+
+	return h;
+}
+
+static struct mrc_hdrs write_only(u32 psn, u32 msn, u64 off, u32 len)
+{
+	return req(MRC_OP_WRITE_ONLY, psn, msn, off, len, len);
+}
+
+/* Bytes in [@off, @off + @len) of the MR that differ from @want. */
+static size_t mr_diff(struct tf *f, size_t off, const u8 *want, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		n += *tf_mr_byte(f, off + i) != want[i];
+	return n;
+}
+
+static void expect_sack(struct tf *f, u32 psn, u32 cum, u64 bitmap, u8 flags)
+{
+	struct kunit *test = f->test;
+	struct mrc_hdrs s;
+
+	tf_pop(f, &s);
+	KUNIT_EXPECT_EQ(test, s.opcode, MRC_OP_SACK);
+	KUNIT_EXPECT_EQ(test, s.dqpn, TF_DEST_QPN);
+	KUNIT_EXPECT_EQ(test, s.psn, psn);
+	KUNIT_EXPECT_EQ(test, s.sack.cum_psn, cum);
+	KUNIT_EXPECT_EQ(test, s.sack.sack_psn, cum);
+	KUNIT_EXPECT_EQ(test, s.sack.bitmap, bitmap);
+	KUNIT_EXPECT_EQ(test, s.sack.flags, flags);
+	KUNIT_EXPECT_EQ(test, s.sack.window, MRC_WINDOW_DEFAULT);
+	KUNIT_EXPECT_EQ(test, s.sack.ref_ev, 0xbeef);
+}
+
+static void expect_nack(struct tf *f, u32 psn, u8 reason, u32 info, u32 cum)
+{
+	struct kunit *test = f->test;
+	struct mrc_hdrs n;
+
+	tf_pop(f, &n);
+	KUNIT_EXPECT_EQ(test, n.opcode, MRC_OP_NACK);
+	KUNIT_EXPECT_EQ(test, n.dqpn, TF_DEST_QPN);
+	KUNIT_EXPECT_EQ(test, n.psn, psn);
+	KUNIT_EXPECT_EQ(test, n.nack.reason, reason);
+	KUNIT_EXPECT_EQ(test, n.nack.info, info);
+	KUNIT_EXPECT_EQ(test, n.nack.cum_psn, cum);
+}
+
+static void expect_no_packet(struct tf *f)
+{
+	KUNIT_EXPECT_EQ(f->test, skb_queue_len(&f->out), 0U);
+}
+
+static void expect_no_cqe(struct tf *f)
+{
+	struct ib_wc wc;
+
+	KUNIT_EXPECT_EQ(f->test, tf_poll(f, f->rcq, &wc, 1), 0);
+}
+
+/* ---------------------------------------------------------------------
+ * PSN window
+ */
+
+static void rx_in_order_advances_cum(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+	u32 i;
+
+	for (i = 0; i < 3; i++) {
+		h = write_only(100 + i, i, i * 64, 64);
+		if (i == 2)
+			h.flags = MRC_BTH_F_ACK_REQ;
+		tf_resp_rcv(f, &h, pat + i * 64);
+		KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 101 + i);
+		/* In order and not asked for: the SACK is coalesced. */
+		if (i < 2)
+			expect_no_packet(f);
+	}
+	expect_sack(f, 102, 103, 0, 0);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 0, pat, 192), 0);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 192, TF_NPAGES * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_DATA), 3);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_OOO_PLACED), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_DUPLICATES), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_SACK_TX), 1);
+	expect_no_cqe(f);
+}
+
+static void rx_gap_sets_sack_bits(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	h = write_only(100, 0, 0, 64);
+	tf_resp_rcv(f, &h, pat);
+	expect_no_packet(f);
+
+	/* 101 is missing: every out-of-order arrival is SACKed at once. */
+	h = write_only(102, 2, 128, 64);
+	tf_resp_rcv(f, &h, pat + 128);
+	expect_sack(f, 102, 101, BIT_ULL(1), 0);
+	h = write_only(105, 5, 320, 64);
+	tf_resp_rcv(f, &h, pat + 320);
+	expect_sack(f, 105, 101, BIT_ULL(1) | BIT_ULL(4), 0);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 101);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_OOO_PLACED), 2);
+	/* Placed even though earlier PSNs are missing. */
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 128, pat + 128, 64), 0);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 320, pat + 320, 64), 0);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 64, 128), 0);
+
+	/* The hole fills: cum slides over 102 and stops at 103. */
+	h = write_only(101, 1, 64, 64);
+	h.flags = MRC_BTH_F_ACK_REQ;
+	tf_resp_rcv(f, &h, pat + 64);
+	expect_sack(f, 101, 103, BIT_ULL(2), 0);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 103);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_OOO_PLACED), 2);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 0, pat, 192), 0);
+}
+
+static void rx_duplicate_not_placed_twice(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	h = write_only(100, 0, 0, 64);
+	tf_resp_rcv(f, &h, pat);
+	h = write_only(102, 2, 128, 64);
+	tf_resp_rcv(f, &h, pat + 128);
+	expect_sack(f, 102, 101, BIT_ULL(1), 0);
+
+	/* Below cum_psn, with other bytes: answered, not placed. */
+	h = write_only(100, 0, 0, 64);
+	tf_resp_rcv(f, &h, pat2);
+	expect_sack(f, 100, 101, BIT_ULL(1), MRC_SACK_F_DUP);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_DUPLICATES), 1);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 0, pat, 64), 0);
+
+	/* Inside the window and already seen; a retransmission at that. */
+	h = write_only(102, 2, 128, 64);
+	h.flags = MRC_BTH_F_RTX;
+	tf_resp_rcv(f, &h, pat2);
+	expect_sack(f, 102, 101, BIT_ULL(1), MRC_SACK_F_DUP | MRC_SACK_F_RTX);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_DUPLICATES), 2);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 128, pat + 128, 64), 0);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 101);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_DATA), 4);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_OOO_PLACED), 1);
+}
+
+static void rx_window_edges(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	u32 w = f->qp->resp.window;
+	struct mrc_hdrs h;
+
+	KUNIT_ASSERT_EQ(test, w, MRC_WINDOW_DEFAULT);
+
+	/* The last PSN of the window is accepted and placed. */
+	h = write_only(100 + w - 1, w - 1, 256, 32);
+	tf_resp_rcv(f, &h, pat);
+	expect_sack(f, 100 + w - 1, 100, 0, 0);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 256, pat, 32), 0);
+
+	/* One past it: NACK carrying the window, nothing placed. */
+	h = write_only(100 + w, 0, 512, 32);
+	tf_resp_rcv(f, &h, pat);
+	expect_nack(f, 100 + w, MRC_NACK_PSN_OOR_WINDOW, w, 100);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_OOR), 1);
+
+	/* As far ahead as serial arithmetic allows: the same. */
+	h = write_only((100 + 0x7fffff) & MRC_PSN_MASK, 1, 512, 32);
+	tf_resp_rcv(f, &h, pat);
+	expect_nack(f, (100 + 0x7fffff) & MRC_PSN_MASK,
+		    MRC_NACK_PSN_OOR_WINDOW, w, 100);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_OOR), 2);
+
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 512, TF_NPAGES * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, 256), 0);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 100);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_DUPLICATES), 0);
+}
+
+static void rx_psn_wraps_at_2_24(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	tf_set_psn(f, 0xfffffe, 5000);
+	h = write_only(0xfffffe, 0, 0, 16);
+	tf_resp_rcv(f, &h, pat);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 0xffffff);
+
+	h = write_only(0x000000, 2, 32, 16);
+	tf_resp_rcv(f, &h, pat + 32);
+	expect_sack(f, 0, 0xffffff, BIT_ULL(1), 0);
+
+	h = write_only(0xffffff, 1, 16, 16);
+	h.flags = MRC_BTH_F_ACK_REQ;
+	tf_resp_rcv(f, &h, pat + 16);
+	expect_sack(f, 0xffffff, 0x000001, 0, 0);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 1);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 0, pat, 48), 0);
+
+	/* The PSN before the wrap is now behind cum_psn: a duplicate. */
+	h = write_only(0xfffffe, 0, 0, 16);
+	tf_resp_rcv(f, &h, pat2);
+	expect_sack(f, 0xfffffe, 1, 0, MRC_SACK_F_DUP);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_DUPLICATES), 1);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_OOO_PLACED), 1);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 0, pat, 48), 0);
+}
+
+/* ---------------------------------------------------------------------
+ * Placement
+ */
+
+static void rx_ooo_write_lands_byte_exact(struct kunit *test)
+{
+	static const u8 ops[] = {
+		MRC_OP_WRITE_FIRST, MRC_OP_WRITE_MIDDLE,
+		MRC_OP_WRITE_MIDDLE, MRC_OP_WRITE_LAST,
+	};
+	static const u32 order[] = { 3, 1, 0, 2 };
+	/* Straddles the boundary of the MR's first two pages. */
+	const size_t base = PAGE_SIZE - 300;
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		u32 k = order[i];
+
+		h = req(ops[k], 100 + k, 0, base + k * TF_MTU, TF_MTU,
+			4 * TF_MTU);
+		tf_resp_rcv(f, &h, pat + k * TF_MTU);
+		if (i == 2) {
+			/* Packet 2 has not arrived: its bytes are untouched. */
+			KUNIT_EXPECT_EQ(test,
+					tf_mr_dirty(f, base + 2 * TF_MTU,
+						    base + 3 * TF_MTU),
+					0);
+			KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 102);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, mr_diff(f, base, pat, 4 * TF_MTU), 0);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, base), 0);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, base + 4 * TF_MTU,
+					  TF_NPAGES * PAGE_SIZE),
+			0);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 104);
+	/* 3 and 1 came ahead of cum_psn; 0 and 2 arrived at it. */
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_OOO_PLACED), 2);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_DUPLICATES), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_DATA), 4);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.msn_done, 1);
+	expect_no_cqe(f);
+}
+
+/* ---------------------------------------------------------------------
+ * Completion in MSN order
+ */
+
+static void rx_write_imm_completes_in_msn_order(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs a, b, c;
+	struct ib_wc wc[3];
+
+	KUNIT_ASSERT_EQ(test, tf_post_recv(f, 0xa0, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, tf_post_recv(f, 0xa1, 0, 0), 0);
+
+	/* Message 0: two packets, 300 bytes; message 1: one, 32 bytes. */
+	a = req(MRC_OP_WRITE_FIRST, 100, 0, 0, TF_MTU, 300);
+	b = req(MRC_OP_WRITE_LAST_IMM, 101, 0, TF_MTU, 300 - TF_MTU, 300);
+	b.imm = 0x10;
+	c = req(MRC_OP_WRITE_ONLY_IMM, 102, 1, 512, 32, 32);
+	c.imm = 0x11;
+	c.rq_msn = 1;
+
+	tf_resp_rcv(f, &a, pat);
+	tf_resp_rcv(f, &c, pat + 512);
+	/* Message 1 is complete, but message 0 is not: nothing yet. */
+	expect_no_cqe(f);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 512, pat + 512, 32), 0);
+
+	tf_resp_rcv(f, &b, pat + TF_MTU);
+	KUNIT_ASSERT_EQ(test, tf_poll(f, f->rcq, wc, 3), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 0xa0);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, IB_WC_RECV_RDMA_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, wc[0].byte_len, 300);
+	KUNIT_EXPECT_TRUE(test, wc[0].wc_flags & IB_WC_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(wc[0].ex.imm_data), 0x10);
+	KUNIT_EXPECT_PTR_EQ(test, wc[0].qp, &f->qp->ibqp);
+	KUNIT_EXPECT_EQ(test, wc[0].src_qp, TF_DEST_QPN);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 0xa1);
+	KUNIT_EXPECT_EQ(test, wc[1].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc[1].opcode, IB_WC_RECV_RDMA_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, wc[1].byte_len, 32);
+	KUNIT_EXPECT_TRUE(test, wc[1].wc_flags & IB_WC_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(wc[1].ex.imm_data), 0x11);
+
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 0, pat, 300), 0);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.msn_done, 2);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.rq_msn_done, 2);
+	KUNIT_EXPECT_EQ(test, f->qp->rq.index, 2);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 103);
+	tf_pop_all(f, &a);
+}
+
+static void rx_send_into_posted_wqe(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+	struct ib_wc wc[2];
+
+	KUNIT_ASSERT_EQ(test, tf_post_recv(f, 0xb0, 1024, 600), 0);
+
+	/* The last packet first: placed at its offset in the WQE's buffer. */
+	h = req(MRC_OP_SEND_LAST, 101, 0, TF_MTU, 300 - TF_MTU, 300);
+	tf_resp_rcv(f, &h, pat + TF_MTU);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 1024 + TF_MTU, pat + TF_MTU,
+				      300 - TF_MTU),
+			0);
+	expect_no_cqe(f);
+
+	h = req(MRC_OP_SEND_FIRST, 100, 0, 0, TF_MTU, 300);
+	tf_resp_rcv(f, &h, pat);
+	KUNIT_ASSERT_EQ(test, tf_poll(f, f->rcq, wc, 2), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 0xb0);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, IB_WC_RECV);
+	KUNIT_EXPECT_EQ(test, wc[0].byte_len, 300);
+	KUNIT_EXPECT_EQ(test, wc[0].wc_flags, 0);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 1024, pat, 300), 0);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, 1024), 0);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 1324, TF_NPAGES * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, f->qp->rq.index, 1);
+	tf_pop_all(f, &h);
+}
+
+static void rx_send_without_wqe_is_rnr(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+	struct ib_wc wc;
+
+	h = req(MRC_OP_SEND_ONLY, 100, 0, 0, 64, 64);
+	tf_resp_rcv(f, &h, pat);
+	expect_nack(f, 100, MRC_NACK_RNR, TF_RNR_TIMER, 100);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_RNR), 1);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, TF_NPAGES * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 100);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+	expect_no_cqe(f);
+
+	/* Nothing was recorded: once a WQE is posted the resend is new. */
+	KUNIT_ASSERT_EQ(test, tf_post_recv(f, 0xc0, 0, 64), 0);
+	h.flags = MRC_BTH_F_RTX;
+	tf_resp_rcv(f, &h, pat);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_DUPLICATES), 0);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 101);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 0, pat, 64), 0);
+	KUNIT_ASSERT_EQ(test, tf_poll(f, f->rcq, &wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 0xc0);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 64);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	tf_pop_all(f, &h);
+}
+
+/* ---------------------------------------------------------------------
+ * Access violations: answered, nothing written, the QP fails
+ */
+
+static void rx_unknown_rkey(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	/* The MR's index with a stale low byte. */
+	h = write_only(100, 0, 0, 64);
+	h.rkey = TF_MR_KEY ^ 0x01;
+	tf_resp_rcv(f, &h, pat);
+	expect_nack(f, 100, MRC_NACK_RKEY_VIOLATION, 0, 100);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, TF_NPAGES * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_RKEY), 1);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_QP_ERRORS), 1);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 100);
+}
+
+static void rx_unknown_mr_index(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	h = write_only(100, 0, 0, 64);
+	h.rkey = TF_MR_KEY + (1 << 8);
+	tf_resp_rcv(f, &h, pat);
+	expect_nack(f, 100, MRC_NACK_RKEY_VIOLATION, 0, 100);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, TF_NPAGES * PAGE_SIZE), 0);
+}
+
+static void rx_write_past_mr_end(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	/* Exactly up to the last byte: fine. */
+	h = write_only(100, 0, TF_MR_LEN - 16, 16);
+	tf_resp_rcv(f, &h, pat);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, TF_MR_LEN - 16, pat, 16), 0);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+	expect_no_packet(f);
+
+	/* One byte further: not one byte of it lands. */
+	h = write_only(101, 1, TF_MR_LEN - 15, 16);
+	tf_resp_rcv(f, &h, pat2);
+	expect_nack(f, 101, MRC_NACK_ACCESS, 0, 101);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, TF_MR_LEN - 16, pat, 16), 0);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, TF_MR_LEN, TF_NPAGES * PAGE_SIZE),
+			0);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, TF_MR_LEN - 16), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_ACCESS), 1);
+}
+
+static void rx_write_without_qp_remote_write(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	f->qp->attr.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
+				      IB_ACCESS_REMOTE_READ;
+	h = write_only(100, 0, 0, 64);
+	tf_resp_rcv(f, &h, pat);
+	expect_nack(f, 100, MRC_NACK_ACCESS, 0, 100);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, TF_NPAGES * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_ACCESS), 1);
+}
+
+static struct kunit_case mrc_rx_cases[] = {
+	KUNIT_CASE(rx_in_order_advances_cum),
+	KUNIT_CASE(rx_gap_sets_sack_bits),
+	KUNIT_CASE(rx_duplicate_not_placed_twice),
+	KUNIT_CASE(rx_window_edges),
+	KUNIT_CASE(rx_psn_wraps_at_2_24),
+	KUNIT_CASE(rx_ooo_write_lands_byte_exact),
+	KUNIT_CASE(rx_write_imm_completes_in_msn_order),
+	KUNIT_CASE(rx_send_into_posted_wqe),
+	KUNIT_CASE(rx_send_without_wqe_is_rnr),
+	KUNIT_CASE(rx_unknown_rkey),
+	KUNIT_CASE(rx_unknown_mr_index),
+	KUNIT_CASE(rx_write_past_mr_end),
+	KUNIT_CASE(rx_write_without_qp_remote_write),
+	{}
+};
+
+static struct kunit_suite mrc_rx_suite = {
+	.name = "mrc-rx",
+	.init = rx_init,
+	.exit = tf_exit,
+	.test_cases = mrc_rx_cases,
+};
+
+kunit_test_suite(mrc_rx_suite);

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "mrc-rel": the requester of mrc/tx.c and the SACK handling of
+ * mrc/reliability.c.  WRITE WQEs are written into the QP's send queue as a
+ * poster does, mrc_req_run() packetises them, and SACKs fed back through
+ * mrc_rel_sack_rcv() must advance psn_una, complete WQEs in SQ order, fast
+ * retransmit each hole once it lies MRC_REORDER_THRESH PSNs below the
+ * highest SACKed PSN, and never acknowledge what was not sent.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+
+#include "qp_fixture.h"
+
+#define REMOTE_VA	0x5500000000ULL
+#define REMOTE_RKEY	0x4321
+#define SQ_PSN		5000
+
+static u8 pat[TF_MR_LEN];
+
+static int rel_init(struct kunit *test)
+{
+	struct tf *f;
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(pat); i++)
+		pat[i] = (i * 11 + 5) & 0x7f;
+	err = tf_init(test);
+	if (err)
+		return err;
+	f = test->priv;
+	tf_mr_fill(f, 0, pat, sizeof(pat));
+	tf_set_psn(f, 100, SQ_PSN);
+	return 0;
+}
+
+/* Post a signaled RDMA WRITE of MR bytes [@off, +@len) as a poster does. */
+static void post_write(struct tf *f, u64 wr_id, u32 off, u32 len)
+{
+	struct mrc_queue *sq = &f->qp->sq;
+	u32 prod = sq->buf->producer_index & sq->index_mask;
+	struct rxe_send_wqe *w = mrc_queue_elem(sq, prod);
+
+	KUNIT_ASSERT_NE(f->test, mrc_queue_next(sq, prod), sq->index);
+	memset(w, 0, sizeof(*w) + sizeof(w->dma.sge[0]));
+	w->wr.wr_id = wr_id;
+	w->wr.opcode = IB_WR_RDMA_WRITE;
+	w->wr.send_flags = IB_SEND_SIGNALED;
+	w->wr.wr.rdma.remote_addr = REMOTE_VA + off;
+	w->wr.wr.rdma.rkey = REMOTE_RKEY;
+	w->dma.length = len;
+	w->dma.resid = len;
+	w->dma.num_sge = 1;
+	w->dma.sge[0].addr = TF_MR_IOVA + off;
+	w->dma.sge[0].length = len;
+	w->dma.sge[0].lkey = TF_MR_KEY;
+	/* Publish the WQE before the index, as librxe does. */
+	smp_store_release(&sq->buf->producer_index,
+			  mrc_queue_next(sq, prod));
+}
+
+/* The next packet must be WRITE data of MR bytes [@off, +@len). */
+static void expect_write(struct tf *f, u8 op, u32 psn, u32 msn, u32 off,
+			 u32 len, u32 msg_len, u8 flags)
+{
+	struct kunit *test = f->test;
+	u8 payload[TF_MTU];
+	struct mrc_hdrs h;
+
+	tf_pop_payload(f, &h, payload, sizeof(payload));
+	KUNIT_EXPECT_EQ(test, h.opcode, op);
+	KUNIT_EXPECT_EQ(test, h.flags, MRC_BTH_F_TSETH | flags);
+	KUNIT_EXPECT_EQ(test, h.dqpn, TF_DEST_QPN);
+	KUNIT_EXPECT_EQ(test, h.psn, psn);
+	KUNIT_EXPECT_EQ(test, h.msn, msn);
+	KUNIT_EXPECT_EQ(test, h.va, REMOTE_VA + off);
+	KUNIT_EXPECT_EQ(test, h.rkey, REMOTE_RKEY);
+	KUNIT_EXPECT_EQ(test, h.dma_len, msg_len);
+	KUNIT_ASSERT_EQ(test, h.payload_len, len);
+	KUNIT_EXPECT_EQ(test, memcmp(payload, pat + off, len), 0);
+}
+
+static void sack(struct tf *f, u32 cum, u64 bitmap)
+{
+	struct mrc_hdrs s = {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = cum,
+		.sack = {
+			.cum_psn = cum,
+			.sack_psn = cum,
+			.bitmap = bitmap,
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+
+	tf_sack_rcv(f, &s);
+}
+
+static void expect_cqe(struct tf *f, u64 wr_id, u32 byte_len)
+{
+	struct kunit *test = f->test;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, tf_poll(f, f->scq, &wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, wr_id);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, byte_len);
+	KUNIT_EXPECT_PTR_EQ(test, wc.qp, &f->qp->ibqp);
+}
+
+static void expect_no_cqe(struct tf *f)
+{
+	struct ib_wc wc;
+
+	KUNIT_EXPECT_EQ(f->test, tf_poll(f, f->scq, &wc, 1), 0);
+}
+
+static void rel_sack_completes_in_sq_order(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_req *req = &f->qp->req;
+
+	post_write(f, 10, 0, 2 * TF_MTU);
+	post_write(f, 11, 1024, 100);
+	post_write(f, 12, 2048, 300);
+	tf_req_run(f);
+
+	expect_write(f, MRC_OP_WRITE_FIRST, 5000, 0, 0, TF_MTU, 512, 0);
+	expect_write(f, MRC_OP_WRITE_LAST, 5001, 0, TF_MTU, TF_MTU, 512,
+		     MRC_BTH_F_ACK_REQ);
+	expect_write(f, MRC_OP_WRITE_ONLY, 5002, 1, 1024, 100, 100,
+		     MRC_BTH_F_ACK_REQ);
+	expect_write(f, MRC_OP_WRITE_FIRST, 5003, 2, 2048, TF_MTU, 300, 0);
+	expect_write(f, MRC_OP_WRITE_LAST, 5004, 2, 2048 + TF_MTU,
+		     300 - TF_MTU, 300, MRC_BTH_F_ACK_REQ);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, req->psn_next, 5005);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_TX_DATA), 5);
+	KUNIT_EXPECT_TRUE(test, timer_pending(&f->qp->rtx_timer));
+
+	/* Only the second WQE's packet: it must wait for the first WQE. */
+	sack(f, 5000, BIT_ULL(2));
+	KUNIT_EXPECT_EQ(test, req->psn_una, 5000);
+	expect_no_cqe(f);
+
+	/* The first WQE's PSNs: both complete, in order; una skips 5002. */
+	sack(f, 5002, 0);
+	KUNIT_EXPECT_EQ(test, req->psn_una, 5003);
+	expect_cqe(f, 10, 512);
+	expect_cqe(f, 11, 100);
+	expect_no_cqe(f);
+	KUNIT_EXPECT_EQ(test, f->qp->sq.index, 2);
+
+	/* The third WQE's last packet alone completes nothing. */
+	sack(f, 5003, BIT_ULL(1));
+	KUNIT_EXPECT_EQ(test, req->psn_una, 5003);
+	expect_no_cqe(f);
+
+	sack(f, 5005, 0);
+	KUNIT_EXPECT_EQ(test, req->psn_una, 5005);
+	expect_cqe(f, 12, 300);
+	expect_no_cqe(f);
+	KUNIT_EXPECT_EQ(test, f->qp->sq.index, 3);
+	KUNIT_EXPECT_FALSE(test, timer_pending(&f->qp->rtx_timer));
+
+	/* Nothing was lost: nothing went out again. */
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RETRANSMITS), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_SACK_RX), 4);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 0);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+}
+
+static void rel_fast_retransmit_once(struct kunit *test)
+{
+	const u32 n = 40, len = n * TF_MTU;
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	post_write(f, 20, 0, len);
+	tf_req_run(f);
+	KUNIT_ASSERT_EQ(test, tf_pop_all(f, &h), n);
+	KUNIT_EXPECT_EQ(test, h.psn, 5000 + n - 1);
+
+	/* 5000 missing, the highest SACKed 31 above it: not yet lost. */
+	sack(f, 5000, GENMASK_ULL(31, 1) & ~BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 0);
+
+	/*
+	 * 32 above it: 5000 goes again, once, marked.  5003 is missing too
+	 * but only 29 below: it stays.
+	 */
+	sack(f, 5000, GENMASK_ULL(32, 1) & ~BIT_ULL(3));
+	expect_write(f, MRC_OP_WRITE_FIRST, 5000, 0, 0, TF_MTU, len,
+		     MRC_BTH_F_RTX);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RETRANSMITS), 1);
+
+	/* The same news again: no second fast retransmit of 5000. */
+	sack(f, 5000, GENMASK_ULL(32, 1) & ~BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+
+	/* The highest SACKed PSN 5036 puts 5003 33 below it: only 5003. */
+	sack(f, 5000, GENMASK_ULL(36, 33));
+	expect_write(f, MRC_OP_WRITE_MIDDLE, 5003, 0, 3 * TF_MTU, TF_MTU, len,
+		     MRC_BTH_F_RTX);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 2);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RETRANSMITS), 2);
+	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, 5000);
+	expect_no_cqe(f);
+
+	sack(f, 5000 + n, 0);
+	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, 5000 + n);
+	expect_cqe(f, 20, len);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 2);
+}
+
+static void rel_sack_beyond_psn_next_ignored(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_req *req = &f->qp->req;
+	struct mrc_hdrs h;
+
+	/* Across the wrap: the one packet is PSN 0xffffff. */
+	tf_set_psn(f, 100, 0xffffff);
+	post_write(f, 30, 0, 64);
+	tf_req_run(f);
+	tf_pop(f, &h);
+	KUNIT_EXPECT_EQ(test, h.psn, 0xffffff);
+	KUNIT_EXPECT_EQ(test, req->psn_next, 0);
+
+	/* Acknowledges PSN 0, never sent: dropped whole. */
+	sack(f, 1, 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 1);
+	KUNIT_EXPECT_EQ(test, req->psn_una, 0xffffff);
+	expect_no_cqe(f);
+
+	/* Bitmap bits past psn_next acknowledge nothing either. */
+	sack(f, 0xffffff, GENMASK_ULL(63, 1));
+	KUNIT_EXPECT_EQ(test, req->psn_una, 0xffffff);
+	expect_no_cqe(f);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+
+	/* Exactly psn_next is the whole of what was sent. */
+	sack(f, 0, 0);
+	KUNIT_EXPECT_EQ(test, req->psn_una, 0);
+	expect_cqe(f, 30, 64);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 1);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_SACK_RX), 3);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+}
+
+static struct kunit_case mrc_rel_cases[] = {
+	KUNIT_CASE(rel_sack_completes_in_sq_order),
+	KUNIT_CASE(rel_fast_retransmit_once),
+	KUNIT_CASE(rel_sack_beyond_psn_next_ignored),
+	{}
+};
+
+static struct kunit_suite mrc_rel_suite = {
+	.name = "mrc-rel",
+	.init = rel_init,
+	.exit = tf_exit,
+	.test_cases = mrc_rel_cases,
+};
+
+kunit_test_suite(mrc_rel_suite);
