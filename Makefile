@@ -2,9 +2,10 @@
 #
 # mrc: out-of-tree build of mrc/mrc.ko, the mrcctl tool, and the test entry points.
 #   make                 module against KDIR (default: newest installed Debian kernel headers)
-#   make tools           tools/mrcctl/mrcctl
+#   make tools           tools/mrcctl/mrcctl and tools/mrc-xfer/mrc-xfer
 #   make check           everything the README promises (see tools/testing/check.sh)
 #   make demo            boot the stock kernel and show mrc on the 8-plane topology
+#   make bench           mrc against rdma_rxe with perftest (a benchmark, not a test)
 
 KVER ?= $(shell tools/testing/vm/stock-kver.sh)
 KDIR ?= /usr/src/linux-headers-$(KVER)
@@ -20,9 +21,11 @@ modules_install: modules
 
 install: modules_install tools
 	$(MAKE) -C tools/mrcctl install
+	$(MAKE) -C tools/mrc-xfer install
 
 tools:
 	$(MAKE) -C tools/mrcctl
+	$(MAKE) -C tools/mrc-xfer
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) C=2 CHECK=sparse modules
@@ -33,9 +36,13 @@ check:
 demo:
 	tools/testing/demo.sh
 
+bench:
+	tools/bench/bench.sh
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/mrcctl clean
+	$(MAKE) -C tools/mrc-xfer clean
 	rm -rf .build
 
-.PHONY: all modules modules_install install tools sparse check demo clean
+.PHONY: all modules modules_install install tools sparse check demo bench clean

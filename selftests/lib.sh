@@ -181,3 +181,259 @@ topo_plane_args()
 		printf 'plane p%d ' "$i"
 	done
 }
+
+# ---------------------------------------------------------------------------------------
+# RDMA helpers for the data-path tests: devices over the topology, GIDs, counters,
+# server/client pairs and netem. Every wait is bounded and polls for the event.
+
+MRC_XFER=${MRC_XFER:-$MRC_TREE/tools/mrc-xfer/mrc-xfer}
+# Seconds any one tool may run before it is killed (a hang must not eat the test limit).
+MRC_TOOL_TIMEOUT=${MRC_TOOL_TIMEOUT:-120}
+# mrc-xfer's own limit without a completion (-t), far below a healthy run's gaps
+MRC_XFER_TIMEOUT=${MRC_XFER_TIMEOUT:-30}
+
+mrc_require_xfer()
+{
+	[ -x "$MRC_XFER" ] || mrc_skip "$MRC_XFER not built (make tools)"
+}
+
+# mrc_require_cmds CMD...: skip when a userspace tool (a Debian package) is missing.
+mrc_require_cmds()
+{
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null || mrc_skip "$c missing (tools/testing/deps.sh)"
+	done
+}
+
+# nsx NS CMD...: run CMD in namespace NS, or in the caller's when NS is empty.
+nsx()
+{
+	local ns=$1
+	shift
+	if [ -n "$ns" ]; then
+		ip netns exec "$ns" "$@"
+	else
+		"$@"
+	fi
+}
+
+# wait_until SECONDS CMD...: poll CMD until it succeeds; 1 when SECONDS pass first.
+wait_until()
+{
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.05
+	done
+}
+
+# mrc_gid_string ADDR: the GID sysfs shows for an IPv4 (as ::ffff:a.b.c.d) or IPv6
+# address, eight groups of four hex digits.
+mrc_gid_string()
+{
+	local a=$1 head tail g=() i n
+	if [[ $a != *:* ]]; then
+		IFS=. read -r -a g <<<"$a"
+		printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' \
+			"${g[0]}" "${g[1]}" "${g[2]}" "${g[3]}"
+		return
+	fi
+	if [[ $a == *::* ]]; then
+		head=${a%%::*} tail=${a#*::}
+	else
+		head=$a tail=
+	fi
+	local h=() t=()
+	[ -n "$head" ] && IFS=: read -r -a h <<<"$head"
+	[ -n "$tail" ] && IFS=: read -r -a t <<<"$tail"
+	n=$((8 - ${#h[@]} - ${#t[@]}))
+	g=("${h[@]}")
+	for ((i = 0; i < n; i++)); do g+=(0); done
+	g+=("${t[@]}")
+	for ((i = 0; i < 8; i++)); do g[i]=$((16#${g[i]})); done
+	printf '%04x:%04x:%04x:%04x:%04x:%04x:%04x:%04x\n' "${g[@]}"
+}
+
+# mrc_gid_index NS IBDEV PORT ADDR: the GID table index holding ADDR with type
+# "RoCE v2", read from sysfs inside NS (empty: the caller's namespace); prints
+# nothing and returns 1 when there is none.
+mrc_gid_index()
+{
+	local ns=$1 dev=$2 port=$3 want idx
+	want=$(mrc_gid_string "$4")
+	# one process for the whole table (mrc's has 1024 entries)
+	# shellcheck disable=SC2016
+	idx=$(nsx "$ns" sh -c 'cd "/sys/class/infiniband/$1/ports/$2" 2>/dev/null &&
+		grep -s -l -x "$3" gids/* | while read -r f; do
+			n=${f#gids/}
+			[ "$(cat "gid_attrs/types/$n" 2>/dev/null)" = "RoCE v2" ] &&
+				echo "$n"
+		done' sh "$dev" "$port" "$want" | sort -n | head -n 1)
+	[ -n "$idx" ] || return 1
+	echo "$idx"
+}
+
+# mrc_dev_pair PLANES: one mrc device per host over planes p0..p<PLANES-1>; the RDMA
+# device names are global, so they carry the test's suffix. Exports MRC_DEV1/MRC_DEV2
+# (on $H1/$H2) and MRC_GID1/MRC_GID2, the RoCE v2 GID index of plane 0's IPv4 address
+# on port 1 (10.0.0.1 and 10.0.0.2). Counts one check per device; returns 1 on failure.
+mrc_dev_pair()
+{
+	local planes=$1 rc=0
+	MRC_DEV1=mrc-a$MRC_SUFFIX
+	MRC_DEV2=mrc-b$MRC_SUFFIX
+	export MRC_DEV1 MRC_DEV2
+	# shellcheck disable=SC2046
+	run_rc ip netns exec "$H1" "$MRCCTL" dev add "$MRC_DEV1" $(topo_plane_args "$planes")
+	check "dev add $MRC_DEV1 over $planes planes" "0" "$rc"
+	[ "$rc" = 0 ] || { echo "# $out"; return 1; }
+	# shellcheck disable=SC2046
+	run_rc ip netns exec "$H2" "$MRCCTL" dev add "$MRC_DEV2" $(topo_plane_args "$planes")
+	check "dev add $MRC_DEV2 over $planes planes" "0" "$rc"
+	[ "$rc" = 0 ] || { echo "# $out"; return 1; }
+	wait_until 20 mrc_gid_index "$H1" "$MRC_DEV1" 1 10.0.0.1 &&
+		wait_until 20 mrc_gid_index "$H2" "$MRC_DEV2" 1 10.0.0.2 || rc=1
+	MRC_GID1=$(mrc_gid_index "$H1" "$MRC_DEV1" 1 10.0.0.1)
+	MRC_GID2=$(mrc_gid_index "$H2" "$MRC_DEV2" 1 10.0.0.2)
+	export MRC_GID1 MRC_GID2
+	check_match "RoCE v2 GIDs of 10.0.0.1/10.0.0.2 appear on port 1" \
+		'^[0-9]+ [0-9]+$' "$MRC_GID1 $MRC_GID2"
+	return $rc
+}
+
+# mrc_dev_pair_del: delete both devices (a test between two topologies).
+mrc_dev_pair_del()
+{
+	ip netns exec "$H1" "$MRCCTL" dev del "$MRC_DEV1" 2>/dev/null
+	ip netns exec "$H2" "$MRCCTL" dev del "$MRC_DEV2" 2>/dev/null
+	true
+}
+
+# wait_port NS PORT: wait (at most 60 s: a server opens its device before it
+# listens, slowly in the debug VM) until a TCP listener on PORT exists in NS.
+wait_port()
+{
+	# shellcheck disable=SC2016
+	wait_until 60 sh -c '[ -n "$(ip netns exec "$1" ss -ltnH "sport = :$2")" ]' \
+		sh "$1" "$2"
+}
+
+# wait_cm_port NS PORT: the same for an rdma_cm listener (rping), which has no socket:
+# poll the RDMA resource tracker for a LISTEN cm_id on PORT.
+wait_cm_port()
+{
+	# shellcheck disable=SC2016
+	wait_until 60 sh -c 'ip netns exec "$1" rdma resource show cm_id 2>/dev/null |
+		grep -E "state LISTEN .*src-addr [^ ]*:$2( |$)"' sh "$1" "$2"
+}
+
+# netem_all NS ARGS...: tc qdisc replace dev p<i> root netem ARGS on every plane of NS.
+netem_all()
+{
+	local ns=$1 i
+	shift
+	for ((i = 0; i < MRC_PLANES; i++)); do
+		tc -n "$ns" qdisc replace dev "p$i" root netem "$@" || return 1
+	done
+}
+
+# netem_clear NS: back to the default qdisc on every plane of NS.
+netem_clear()
+{
+	local ns=$1 i
+	for ((i = 0; i < MRC_PLANES; i++)); do
+		tc -n "$ns" qdisc del dev "p$i" root 2>/dev/null
+	done
+	true
+}
+
+# mrc_counter NS DEV PORT NAME: one hw counter of an RDMA port ("missing" when the
+# device has no such counter). The names live here and in mrc_counter_sum only.
+# Read in the initial namespace: the sysfs a namespace mounts lists the ports of an
+# RDMA device but not their hw_counters. NS is kept for the callers' symmetry.
+mrc_counter()
+{
+	cat "/sys/class/infiniband/$2/ports/$3/hw_counters/$4" 2>/dev/null ||
+		echo missing
+}
+
+# mrc_counter_sum NS DEV NAME: the counter summed over all ports (planes) of DEV.
+mrc_counter_sum()
+{
+	local ns=$1 dev=$2 name=$3 p v sum=0 any=0
+	for p in $(ls "/sys/class/infiniband/$dev/ports" 2>/dev/null); do
+		v=$(mrc_counter "$ns" "$dev" "$p" "$name")
+		[ "$v" = missing ] && continue
+		sum=$((sum + v)) any=1
+	done
+	[ $any = 1 ] && echo "$sum" || echo missing
+}
+
+# check_counter_gt DESCRIPTION NS DEV NAME MIN: the summed counter is above MIN.
+check_counter_gt()
+{
+	local v
+	v=$(mrc_counter_sum "$2" "$3" "$4")
+	mrc_checks=$((mrc_checks + 1))
+	if [[ $v =~ ^[0-9]+$ ]] && [ "$v" -gt "$5" ]; then
+		mrc_ok "$1: $4 = $v > $5"
+	else
+		mrc_fail "$1: $4 > $5"
+		echo "#   actual: $4 = $v"
+	fi
+}
+
+# run_pair PORT SERVER-CMD... -- CLIENT-CMD...: SERVER-CMD in $H1 in the background
+# and, once it listens on TCP port PORT (cm:PORT: an rdma_cm listener), CLIENT-CMD in
+# $H2, each under a time limit. Sets srv_rc/cli_rc and srv_out/cli_out (combined
+# output).
+run_pair()
+{
+	local port=$1 srv=() tmp pid
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do srv+=("$1"); shift; done
+	shift
+	tmp=$(mktemp)
+	ip netns exec "$H1" timeout "$MRC_TOOL_TIMEOUT" "${srv[@]}" >"$tmp" 2>&1 &
+	pid=$!
+	local listening=wait_port
+	[[ $port == cm:* ]] && listening=wait_cm_port
+	if "$listening" "$H1" "${port#cm:}"; then
+		cli_out=$(ip netns exec "$H2" timeout "$MRC_TOOL_TIMEOUT" "$@" 2>&1)
+		cli_rc=$?
+	else
+		cli_out="(server never listened on port $port)" cli_rc=254
+		kill "$pid" 2>/dev/null
+	fi
+	wait "$pid"
+	srv_rc=$?
+	srv_out=$(cat "$tmp")
+	rm -f "$tmp"
+}
+
+# xfer_pair ARGS...: mrc-xfer between the device pair (server $H1, client $H2 to
+# 10.0.0.1) with ARGS on both sides.
+xfer_pair()
+{
+	run_pair 18700 "$MRC_XFER" -d "$MRC_DEV1" -g "$MRC_GID1" -t "$MRC_XFER_TIMEOUT" "$@" -- \
+		"$MRC_XFER" -d "$MRC_DEV2" -g "$MRC_GID2" -t "$MRC_XFER_TIMEOUT" "$@" 10.0.0.1
+}
+
+# check_xfer DESCRIPTION ARGS...: an mrc-xfer run that must verify on both sides, with
+# the same digest line on both.
+check_xfer()
+{
+	local what=$1
+	shift
+	xfer_pair "$@"
+	check "$what: server exit status" "0" "$srv_rc"
+	check "$what: client exit status" "0" "$cli_rc"
+	check_match "$what: client verified" '^ok bytes=[0-9]+ msgs=[0-9]+ digest=' \
+		"$cli_out"
+	check "$what: both sides saw the same data" \
+		"$(grep '^ok ' <<<"$cli_out")" "$(grep '^ok ' <<<"$srv_out")"
+	[ "$srv_rc$cli_rc" = 00 ] || printf '# server: %s\n# client: %s\n' \
+		"$(tail -n 5 <<<"$srv_out" | paste -sd '|')" "$(tail -n 5 <<<"$cli_out" | paste -sd '|')"
+}

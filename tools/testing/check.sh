@@ -122,7 +122,8 @@ step "packages installed" deps "$t/deps.sh" || { echo "0 passed, 1 failed"; exit
 stock_ok=0 debug_ok=0
 step "build mrc.ko against stock $("$t/vm/stock-kver.sh") (W=1, no warnings)" build-stock \
 	"$t/build.sh" stock && stock_ok=1
-step "build mrcctl" build-tools make -s -C tools/mrcctl || stock_ok=0
+step "build mrcctl and mrc-xfer" build-tools \
+	sh -c 'make -s -C tools/mrcctl && make -s -C tools/mrc-xfer' || stock_ok=0
 if wants static; then
 	step "checkpatch --strict" checkpatch "$t/checkpatch.sh"
 	step "sparse C=2 against stock headers" sparse "$t/build.sh" stock sparse

@@ -5,13 +5,15 @@
 # are all present, so make check can call it every time.
 set -euo pipefail
 # Module and tools build and checkers; the VM (Debian kernel, QEMU, static busybox);
-# what tests run inside the guest.
+# what tests run inside the guest (the verbs tools, librxe, which drives mrc devices
+# through the rxe ABI, perftest, rping, and the headers mrc-xfer builds against).
 pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync xz-utils gzip
 	pkg-config libmnl-dev sparse linux-source-6.1 linux-headers-amd64
 	linux-image-amd64 qemu-system-x86 busybox-static
 	iproute2 iputils-ping ethtool libcap2-bin util-linux jq python3
-	rdma-core ibverbs-utils rdmacm-utils perftest libibverbs-dev
+	rdma-core ibverbs-utils ibverbs-providers rdmacm-utils perftest
+	libibverbs-dev librdmacm-dev
 )
 missing=()
 for p in "${pkgs[@]}"; do

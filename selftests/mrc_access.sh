@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Memory protection on the responder: an RDMA WRITE with a wrong rkey, one that ends
+# a byte past the MR and one that starts a byte before it must all complete with
+# IBV_WC_REM_ACCESS_ERR at the requester, write nothing (the MR and the canaries
+# around it in the same buffer stay intact) and count a NAK at the responder.
+. "$(dirname "$0")/lib.sh"
+
+mrc_require_root
+mrc_require_mrcctl
+mrc_require_xfer
+mrc_require_cmds ss
+trap 'mrc_dev_pair_del; topo_destroy' EXIT
+mrc_unload
+topo_create 1 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
+mrc_dev_pair 1 || exit $KSFT_FAIL
+
+check_xfer "a good write first" -o write -s 8192 -n 4
+for bad in rkey past_end before_start; do
+	case $bad in
+	rkey) counter=nack_tx_rkey ;;
+	*) counter=nack_tx_access ;;
+	esac
+	before=$(mrc_counter_sum "$H1" "$MRC_DEV1" "$counter")
+	xfer_pair -o badwrite --bad "$bad" -s 8192
+	want="ok badwrite=$bad status=remote access error memory=intact changed=0 canary_before=0 canary_after=0"
+	check "$bad: requester's status and responder's memory (client)" "$want" \
+		"$(grep -E '^(ok|fail) ' <<<"$cli_out")"
+	check "$bad: the same verdict on the server" "$want" "$(grep -E '^(ok|fail) ' <<<"$srv_out")"
+	check "$bad: exit status" "0 0" "$srv_rc $cli_rc"
+	after=$(mrc_counter_sum "$H1" "$MRC_DEV1" "$counter")
+	mrc_checks=$((mrc_checks + 1))
+	if [[ $before =~ ^[0-9]+$ && $after =~ ^[0-9]+$ ]] && [ "$after" -gt "$before" ]; then
+		mrc_ok "$bad: responder counted $counter ($before -> $after)"
+	else
+		mrc_fail "$bad: responder counted $counter"
+		echo "#   before: $before, after: $after"
+	fi
+done
+check_xfer "the device still works after the refused writes" -o write -s 8192 -n 4 -S 2
+mrc_finish

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrc's reliability under a bad network: the same verified transfers (mrc-xfer in
+# every mode, ibv_rc_pingpong -c, one perftest run) with netem reordering,
+# duplicating, losing and corrupting packets on every plane of both hosts, one
+# condition at a time, and the counters that prove the mechanism did the work.
+. "$(dirname "$0")/lib.sh"
+
+mrc_require_root
+mrc_require_mrcctl
+mrc_require_xfer
+mrc_require_cmds ibv_rc_pingpong ib_write_bw tc ss
+trap 'mrc_dev_pair_del; topo_destroy' EXIT
+mrc_unload
+topo_create 4 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
+mrc_dev_pair 4 || exit $KSFT_FAIL
+
+# both DEVICE counters summed over all ports of both devices
+both() { echo $(($(mrc_counter_sum "$H1" "$MRC_DEV1" "$1") + $(mrc_counter_sum "$H2" "$MRC_DEV2" "$1"))); }
+# UDP datagrams the kernel dropped for a bad checksum in both hosts (a corrupted
+# packet may die there, before mrc's own ICRC check sees it)
+udp_csum_errors()
+{
+	local ns sum=0 v
+	for ns in "$H1" "$H2"; do
+		for v in $(ip netns exec "$ns" nstat -asz UdpInCsumErrors Udp6InCsumErrors |
+			awk '/CsumErrors/ { print $2 }'); do
+			sum=$((sum + v))
+		done
+	done
+	echo $sum
+}
+
+# check_delta DESCRIPTION BEFORE AFTER: the counter moved.
+check_delta()
+{
+	mrc_checks=$((mrc_checks + 1))
+	if [[ $2 =~ ^[0-9]+$ && $3 =~ ^[0-9]+$ ]] && [ "$3" -gt "$2" ]; then
+		mrc_ok "$1 ($2 -> $3)"
+	else
+		mrc_fail "$1"
+		echo "#   before: $2, after: $3"
+	fi
+}
+
+run_all()
+{
+	local c=$1 op
+	for op in write write_imm send read; do
+		check_xfer "$c: mrc-xfer $op" -o "$op" -s 65536 -n 32 -q 8 -S 7
+	done
+	run_pair 18516 ibv_rc_pingpong -d "$MRC_DEV1" -g "$MRC_GID1" -p 18516 -c \
+		-s 16384 -n 20 -- \
+		ibv_rc_pingpong -d "$MRC_DEV2" -g "$MRC_GID2" -p 18516 -c -s 16384 -n 20 10.0.0.1
+	check "$c: ibv_rc_pingpong -c: exit status" "0 0" "$srv_rc $cli_rc"
+	check "$c: ibv_rc_pingpong -c: content valid" "" \
+		"$(grep -iE 'invalid|failed|error' <<<"$srv_out$cli_out")"
+	run_pair 18515 ib_write_bw -d "$MRC_DEV1" -x "$MRC_GID1" -F -s 65536 -n 50 -- \
+		ib_write_bw -d "$MRC_DEV2" -x "$MRC_GID2" -F -s 65536 -n 50 10.0.0.1
+	check "$c: ib_write_bw: exit status" "0 0" "$srv_rc $cli_rc"
+}
+
+# condition COUNTER NETEM-ARGS...
+condition()
+{
+	local counter=$1 c before after retx
+	shift
+	c="netem $*"
+	netem_all "$H1" "$@" && netem_all "$H2" "$@"
+	check "$c: applied on every plane of both hosts" "0" "$?"
+	if [ "$counter" = bad_packets ]; then
+		before=$(($(both rx_bad_icrc) + $(udp_csum_errors)))
+	else
+		before=$(both "$counter")
+	fi
+	retx=$(both retransmits)
+	run_all "$c"
+	if [ "$counter" = bad_packets ]; then
+		after=$(($(both rx_bad_icrc) + $(udp_csum_errors)))
+		check_delta "$c: corrupted packets detected (rx_bad_icrc + UDP checksum errors)" \
+			"$before" "$after"
+		check_delta "$c: corrupted packets retransmitted (retransmits)" \
+			"$retx" "$(both retransmits)"
+	else
+		after=$(both "$counter")
+		check_delta "$c: $counter moved" "$before" "$after"
+	fi
+	netem_clear "$H1"
+	netem_clear "$H2"
+}
+
+condition rx_ooo_placed delay 1ms reorder 50%
+condition rx_duplicates duplicate 5%
+condition retransmits loss 2%
+condition bad_packets corrupt 1%
+mrc_finish

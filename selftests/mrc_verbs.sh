@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrc as an RDMA provider driven by Debian's unmodified rdma-core (librxe, through
+# the rxe user ABI), between two hosts over 1 and over 8 planes: the device in
+# ibv_devices and ibv_devinfo, ibv_rc_pingpong with content checks, perftest
+# (write, write latency, send, read), rping over rdma_cm with verification, mrc-xfer
+# in every mode with multi-packet messages and digests compared end to end, and the
+# packet counters those transfers must have moved.
+. "$(dirname "$0")/lib.sh"
+
+mrc_require_root
+mrc_require_mrcctl
+mrc_require_xfer
+mrc_require_cmds ibv_devices ibv_devinfo ibv_rc_pingpong ib_write_bw ib_write_lat \
+	ib_send_bw ib_read_bw rping rdma ss
+trap 'mrc_dev_pair_del; topo_destroy' EXIT
+mrc_unload
+modprobe -q rdma_ucm 2>/dev/null	# rping's rdma_cm; autoloaded anyway on Debian
+
+# perf NAME TOOL ARGS...: a perftest pair with its gid index; both sides must exit 0
+# and the client must print its result line (#bytes first, then one line of numbers).
+perf()
+{
+	local what=$1 tool=$2
+	shift 2
+	run_pair 18515 "$tool" -d "$MRC_DEV1" -x "$MRC_GID1" -F -p 18515 "$@" -- \
+		"$tool" -d "$MRC_DEV2" -x "$MRC_GID2" -F -p 18515 "$@" 10.0.0.1
+	check "$what: $tool server exit status" "0" "$srv_rc"
+	check "$what: $tool client exit status" "0" "$cli_rc"
+	# (latency columns read "inf" when perftest cannot calibrate TCG's clock)
+	check_match "$what: $tool reports a result" '^ *[0-9]+ +[0-9]+ +([0-9.]+|inf) ' \
+		"$cli_out"
+	[ "$srv_rc$cli_rc" = 00 ] || printf '# %s\n' "$(tail -n 4 <<<"$cli_out" | paste -sd '|')"
+}
+
+for planes in 1 8; do
+	topo_create "$planes" || { echo "# topology setup failed"; exit $KSFT_FAIL; }
+	mrc_unload
+	if ! mrc_dev_pair "$planes"; then
+		mrc_dev_pair_del
+		topo_destroy
+		continue
+	fi
+	p="$planes planes"
+
+	check_match "$p: ibv_devices lists $MRC_DEV1" "^ +$MRC_DEV1 " \
+		"$(ip netns exec "$H1" ibv_devices)"
+	info=$(ip netns exec "$H1" ibv_devinfo -d "$MRC_DEV1")
+	check "$p: ibv_devinfo: one port per plane" "$planes" \
+		"$(grep -cE '^[[:space:]]+port:[[:space:]]+[0-9]+' <<<"$info")"
+	check "$p: ibv_devinfo: every port PORT_ACTIVE" "$planes" \
+		"$(grep -cE 'state:[[:space:]]+PORT_ACTIVE' <<<"$info")"
+	check "$p: ibv_devinfo: every port's link layer Ethernet" "$planes" \
+		"$(grep -cE 'link_layer:[[:space:]]+Ethernet' <<<"$info")"
+	check_match "$p: ibv_devinfo: transport" 'transport:[[:space:]]+InfiniBand' "$info"
+
+	for size in 64 4096 65536; do
+		run_pair 18516 ibv_rc_pingpong -d "$MRC_DEV1" -g "$MRC_GID1" -p 18516 -c \
+			-s "$size" -n 20 -- \
+			ibv_rc_pingpong -d "$MRC_DEV2" -g "$MRC_GID2" -p 18516 -c -s "$size" \
+			-n 20 10.0.0.1
+		check "$p: ibv_rc_pingpong -c -s $size: exit status" "0 0" "$srv_rc $cli_rc"
+		check "$p: ibv_rc_pingpong -c -s $size: 20 iterations each way" \
+			"$((2 * size * 20)) bytes $((2 * size * 20)) bytes" \
+			"$(grep -oE '^[0-9]+ bytes' <<<"$srv_out"$'\n'"$cli_out" | paste -sd ' ')"
+		check "$p: ibv_rc_pingpong -c -s $size: content valid" "" \
+			"$(grep -iE 'invalid|failed|error' <<<"$srv_out$cli_out")"
+	done
+
+	perf "$p" ib_write_bw -s 65536 -n 100
+	perf "$p" ib_write_lat -s 8 -n 200
+	perf "$p" ib_send_bw -s 65536 -n 100
+	perf "$p" ib_read_bw -s 65536 -n 100
+
+	run_pair cm:7174 rping -s -a 10.0.0.1 -p 7174 -C 20 -S 4096 -- \
+		rping -c -a 10.0.0.1 -p 7174 -C 20 -S 4096 -V
+	check "$p: rping -V (rdma_cm): exit status" "0 0" "$srv_rc $cli_rc"
+	check "$p: rping -V: no data mismatch" "" "$(grep -i mismatch <<<"$cli_out")"
+
+	for op in write write_imm send read; do
+		check_xfer "$p: mrc-xfer $op 64 x 64 KiB" -o "$op" -s 65536 -n 64 -q 8 -S "$planes"
+	done
+	check_xfer "$p: mrc-xfer send, odd size, MTU 256" -o send -s 10007 -n 40 -q 4 -m 256
+	check_xfer "$p: mrc-xfer read, 1 MiB messages" -o read -s 1m -n 4 -q 2
+	# the verifier itself: a byte flipped on the receiving side must be caught
+	xfer_pair -o write -s 65536 -n 8 --corrupt 5
+	check "$p: mrc-xfer catches a corrupted message (both sides exit 1)" "1 1" \
+		"$srv_rc $cli_rc"
+
+	for side in "$H1 $MRC_DEV1" "$H2 $MRC_DEV2"; do
+		read -r ns dev <<<"$side"
+		check_counter_gt "$p: $dev sent packets" "$ns" "$dev" tx_pkts 0
+		check_counter_gt "$p: $dev received packets" "$ns" "$dev" rx_pkts 0
+	done
+	check_match "$p: rdma statistic shows the port's counters" 'tx_pkts [1-9][0-9]*' \
+		"$(rdma statistic show link "$MRC_DEV1/1")"
+	if [ "$planes" -gt 1 ]; then
+		echo "# tx_pkts by plane on $MRC_DEV2: $(for ((i = 1; i <= planes; i++)); do
+			mrc_counter "$H2" "$MRC_DEV2" "$i" tx_pkts; done | paste -sd ' ')"
+	fi
+
+	mrc_dev_pair_del
+	topo_destroy
+done
+mrc_finish
