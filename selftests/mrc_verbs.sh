@@ -88,6 +88,16 @@ for planes in 1 8; do
 	check "$p: mrc-xfer catches a corrupted message (both sides exit 1)" "1 1" \
 		"$srv_rc $cli_rc"
 
+	# the same over IPv6: the RoCE v2 GIDs of fd00:0::1/2 on port 1
+	gid4_1=$MRC_GID1 gid4_2=$MRC_GID2
+	MRC_GID1=$(mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1)
+	MRC_GID2=$(mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2)
+	check_match "$p: RoCE v2 GIDs of fd00:0::1/fd00:0::2 on port 1" '^[0-9]+ [0-9]+$' \
+		"$MRC_GID1 $MRC_GID2"
+	check_xfer "$p: mrc-xfer write_imm over IPv6" -o write_imm -s 65536 -n 16 -q 4
+	check_xfer "$p: mrc-xfer read over IPv6" -o read -s 65536 -n 16 -q 4
+	MRC_GID1=$gid4_1 MRC_GID2=$gid4_2
+
 	for side in "$H1 $MRC_DEV1" "$H2 $MRC_DEV2"; do
 		read -r ns dev <<<"$side"
 		check_counter_gt "$p: $dev sent packets" "$ns" "$dev" tx_pkts 0
@@ -103,4 +113,18 @@ for planes in 1 8; do
 	mrc_dev_pair_del
 	topo_destroy
 done
+
+# "rdma link add" makes a one-plane device from inside a namespace, like mrcctl.
+topo_create 1 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
+link=mrc-l$MRC_SUFFIX
+run_rc ip netns exec "$H1" rdma link add "$link" type mrc netdev p0
+check "rdma link add $link type mrc netdev p0" "0" "$rc"
+check_match "rdma link: ibv_devinfo shows one active port" \
+	'state:[[:space:]]+PORT_ACTIVE' "$(ip netns exec "$H1" ibv_devinfo -d "$link")"
+check_match "rdma link: mrcctl lists the device over p0" "$link" \
+	"$(ip netns exec "$H1" "$MRCCTL" dev show)"
+run_rc ip netns exec "$H1" "$MRCCTL" dev del "$link"
+check "rdma link: mrcctl dev del removes it" "0" "$rc"
+check "rdma link: the RDMA device is gone" "" "$(rdma dev show 2>/dev/null | grep -w "$link")"
+topo_destroy
 mrc_finish

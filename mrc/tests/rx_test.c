@@ -166,9 +166,11 @@ static void rx_gap_sets_sack_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mr_diff(f, 320, pat + 320, 64), 0);
 	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 64, 128), 0);
 
-	/* The hole fills: cum slides over 102 and stops at 103. */
+	/*
+	 * The hole fills: cum slides over 102 and stops at 103.  No ACK_REQ:
+	 * filling a hole is reason enough to SACK at once.
+	 */
 	h = write_only(101, 1, 64, 64);
-	h.flags = MRC_BTH_F_ACK_REQ;
 	tf_resp_rcv(f, &h, pat + 64);
 	expect_sack(f, 101, 103, BIT_ULL(2), 0);
 	expect_no_packet(f);

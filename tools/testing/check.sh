@@ -139,7 +139,7 @@ fi
 
 if wants stock; then
 	if [ $stock_ok = 1 ]; then
-		vm_run "stock VM selftests" stock stock-selftests 1800 selftests/run.sh
+		vm_run "stock VM selftests" stock stock-selftests 2400 selftests/run.sh
 		count_tap "$logs/stock-selftests.log" "stock:"
 	else
 		result skip "stock VM selftests" "(build failed)"
@@ -155,7 +155,7 @@ if wants kunit; then
 fi
 if wants debug; then
 	if [ $debug_ok = 1 ] && [ $stock_ok = 1 ]; then
-		vm_run "debug VM selftests" debug debug-selftests 3000 selftests/run.sh
+		vm_run "debug VM selftests" debug debug-selftests 6000 selftests/run.sh
 		count_tap "$logs/debug-selftests.log" "debug:"
 	else
 		result skip "debug VM selftests" "(build failed)"
