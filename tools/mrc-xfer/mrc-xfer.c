@@ -45,7 +45,9 @@
 #define XFER_MAGIC	0x6d72632d78666572ULL	/* "mrc-xfer" */
 #define XFER_VERSION	1
 #define CANARY		4096		/* bytes each side of the badwrite MR */
-#define MAX_REGION	(1ULL << 30)	/* write/read keep every message */
+#define MAX_REGION	(1024ULL * 1024 * 1024)	/* write/read keep every message */
+/* Formats use %llu: uint64_t is not unsigned long long everywhere. */
+#define ULL(v)		((unsigned long long)(v))
 
 enum op { OP_WRITE, OP_WRITE_IMM, OP_SEND, OP_READ, OP_BADWRITE };
 static const char *const op_names[] = {
@@ -122,7 +124,7 @@ static void die(int status, const char *fmt, ...)
 	exit(status);
 }
 
-static void usage(int status)
+static void help_exit(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: %s -d DEV -g GIDIDX [options] [SERVER]\n"
@@ -157,9 +159,21 @@ static uint64_t parse_num(const char *s, const char *what)
 	if (errno || end == s || *s == '-')
 		die(EXIT_USAGE, "bad %s: %s", what, s);
 	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	case 'k':
+	case 'K':
+		v <<= 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		v <<= 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		v <<= 30;
+		end++;
+		break;
 	}
 	if (*end)
 		die(EXIT_USAGE, "bad %s: %s", what, s);
@@ -171,7 +185,7 @@ static int parse_int(const char *s, const char *what, uint64_t max)
 	uint64_t v = parse_num(s, what);
 
 	if (v > max)
-		die(EXIT_USAGE, "%s %s is above %" PRIu64, what, s, max);
+		die(EXIT_USAGE, "%s %s is above %llu", what, s, ULL(max));
 	return (int)v;
 }
 
@@ -204,27 +218,56 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "d:g:i:p:o:s:n:q:m:S:t:h", lopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'd': o->dev = optarg; break;
-		case 'g': o->gid_idx = parse_int(optarg, "GID index", 65535); break;
-		case 'i': o->ib_port = parse_int(optarg, "port", 255); break;
-		case 'p': o->port = optarg; break;
-		case 'o': o->op = lookup(op_names, 5, optarg, "op"); break;
-		case 's': o->size = parse_num(optarg, "size"); break;
-		case 'n': o->iters = parse_num(optarg, "iterations"); break;
-		case 'q': o->depth = parse_num(optarg, "depth"); break;
-		case 'm': o->mtu = parse_int(optarg, "MTU", 4096); break;
-		case 'S': o->seed = parse_num(optarg, "seed"); break;
-		case 't': o->timeout_s = parse_int(optarg, "timeout", 86400); break;
-		case 'B': o->bad = lookup(bad_names, 4, optarg, "--bad"); break;
-		case 'C': o->corrupt = parse_int(optarg, "--corrupt", INT32_MAX); break;
-		case 'h': usage(0); break;
-		default: usage(EXIT_USAGE);
+		case 'd':
+			o->dev = optarg;
+			break;
+		case 'g':
+			o->gid_idx = parse_int(optarg, "GID index", 65535);
+			break;
+		case 'i':
+			o->ib_port = parse_int(optarg, "port", 255);
+			break;
+		case 'p':
+			o->port = optarg;
+			break;
+		case 'o':
+			o->op = lookup(op_names, 5, optarg, "op");
+			break;
+		case 's':
+			o->size = parse_num(optarg, "size");
+			break;
+		case 'n':
+			o->iters = parse_num(optarg, "iterations");
+			break;
+		case 'q':
+			o->depth = parse_num(optarg, "depth");
+			break;
+		case 'm':
+			o->mtu = parse_int(optarg, "MTU", 4096);
+			break;
+		case 'S':
+			o->seed = parse_num(optarg, "seed");
+			break;
+		case 't':
+			o->timeout_s = parse_int(optarg, "timeout", 86400);
+			break;
+		case 'B':
+			o->bad = lookup(bad_names, 4, optarg, "--bad");
+			break;
+		case 'C':
+			o->corrupt = parse_int(optarg, "--corrupt", INT32_MAX);
+			break;
+		case 'h':
+			help_exit(0);
+			break;
+		default:
+			help_exit(EXIT_USAGE);
 		}
 	}
 	if (optind < argc)
 		o->host = argv[optind++];
 	if (optind < argc)
-		usage(EXIT_USAGE);
+		help_exit(EXIT_USAGE);
 	if (!o->dev || o->gid_idx < 0)
 		die(EXIT_USAGE, "-d DEV and -g GIDIDX are required");
 	if (o->mtu != 256 && o->mtu != 512 && o->mtu != 1024 &&
@@ -238,7 +281,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		die(EXIT_USAGE, "-q must be 1..4096");
 	if (o->ib_port < 1 || o->ib_port > 255 || o->timeout_s < 1)
 		die(EXIT_USAGE, "bad -i or -t");
-	if ((o->op == OP_BADWRITE) != (o->bad != BAD_NONE))
+	if (o->op == OP_BADWRITE ? o->bad == BAD_NONE : o->bad != BAD_NONE)
 		die(EXIT_USAGE, "--bad goes with -o badwrite, and only there");
 	if (o->op == OP_BADWRITE && o->size < 2)
 		die(EXIT_USAGE, "badwrite needs -s 2 or more");
@@ -515,7 +558,8 @@ static void setup_mem(struct xfer *x)
 		access |= IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 	x->buf = aligned_alloc(4096, (len + 2 * pad + 4095) & ~4095ULL);
 	if (!x->buf)
-		die(EXIT_VERBS, "cannot allocate %" PRIu64 " bytes", len + 2 * pad);
+		die(EXIT_VERBS, "cannot allocate %llu bytes",
+		    ULL(len + 2 * pad));
 	memset(x->buf, 0, len + 2 * pad);
 	x->mem = x->buf + pad;
 	x->memlen = len;
@@ -530,7 +574,7 @@ static void setup_mem(struct xfer *x)
 	}
 	x->mr = ibv_reg_mr(x->pd, x->mem, len, access);
 	if (!x->mr)
-		die(EXIT_VERBS, "ibv_reg_mr %" PRIu64 " bytes: %m", len);
+		die(EXIT_VERBS, "ibv_reg_mr %llu bytes: %m", ULL(len));
 	x->dig = calloc(o->iters, sizeof(*x->dig));
 	if (!x->dig)
 		die(EXIT_VERBS, "out of memory");
@@ -563,11 +607,16 @@ static void exchange_qp(struct xfer *x)
 static enum ibv_mtu mtu_enum(int mtu)
 {
 	switch (mtu) {
-	case 256: return IBV_MTU_256;
-	case 512: return IBV_MTU_512;
-	case 1024: return IBV_MTU_1024;
-	case 2048: return IBV_MTU_2048;
-	default: return IBV_MTU_4096;
+	case 256:
+		return IBV_MTU_256;
+	case 512:
+		return IBV_MTU_512;
+	case 1024:
+		return IBV_MTU_1024;
+	case 2048:
+		return IBV_MTU_2048;
+	default:
+		return IBV_MTU_4096;
 	}
 }
 
@@ -696,7 +745,11 @@ static int poll_wcs(struct xfer *x, struct ibv_wc *wc, int max, int watch_fd,
 		pfd[2] = (struct pollfd){ .fd = watch_fd, .events = POLLIN };
 		nfd = watch_fd >= 0 ? 3 : 2;
 		r = timeout_s < 0 ? -1 : (int)((deadline - now()) * 1000);
-		if ((timeout_s >= 0 && r <= 0) || (r = poll(pfd, nfd, r)) == 0) {
+		if (timeout_s < 0 || r > 0)
+			r = poll(pfd, nfd, r);
+		else
+			r = 0;
+		if (!r) {
 			msg("no completion for %d s", timeout_s);
 			return -1;
 		}
@@ -745,8 +798,8 @@ static bool wc_ok(struct xfer *x, const struct ibv_wc *wc)
 {
 	if (wc->status == IBV_WC_SUCCESS)
 		return true;
-	msg("completion of wr_id %" PRIu64 ": %s (status %d, vendor_err 0x%x)",
-	    wc->wr_id, ibv_wc_status_str(wc->status), wc->status,
+	msg("completion of wr_id %llu: %s (status %d, vendor_err 0x%x)",
+	    ULL(wc->wr_id), ibv_wc_status_str(wc->status), wc->status,
 	    wc->vendor_err);
 	x->verbs_err = 1;
 	return false;
@@ -815,8 +868,8 @@ static void run_requester(struct xfer *x)
 		for (i = 0; i < n && !x->verbs_err; i++) {
 			if (!wc_ok(x, &wc[i]) ||
 			    !expect(x, wc[i].wr_id == done,
-				    "completion out of order: wr_id %" PRIu64
-				    ", expected %" PRIu64, wc[i].wr_id, done) ||
+				    "completion out of order: wr_id %llu, expected %llu",
+				    ULL(wc[i].wr_id), ULL(done)) ||
 			    !expect(x, wc[i].opcode == want,
 				    "completion opcode %d, expected %d",
 				    wc[i].opcode, want))
@@ -838,7 +891,8 @@ static uint64_t *recv_report(struct xfer *x)
 
 	recv_words(x, hdr, 2);
 	if (hdr[1] > x->o.iters)
-		die(EXIT_VERBS, "peer reports %" PRIu64 " messages", hdr[1]);
+		die(EXIT_VERBS, "peer reports %llu messages",
+		    ULL(hdr[1]));
 	r = calloc(hdr[1] + 2, 8);
 	if (!r)
 		die(EXIT_VERBS, "out of memory");
@@ -881,8 +935,9 @@ static void run_responder(struct xfer *x, uint64_t **peer)
 				return;
 			continue;
 		}
-		if (!expect(x, !passive, "unexpected completion, wr_id %" PRIu64
-			    " status %s", wc[0].wr_id, ibv_wc_status_str(wc[0].status)))
+		if (!expect(x, !passive,
+			    "unexpected completion, wr_id %llu status %s",
+			    ULL(wc[0].wr_id), ibv_wc_status_str(wc[0].status)))
 			return;
 		for (i = 0; i < n && !x->verbs_err; i++) {
 			if (!wc_ok(x, &wc[i]))
@@ -893,12 +948,12 @@ static void run_responder(struct xfer *x, uint64_t **peer)
 
 				if (!expect(x, wc[i].opcode == IBV_WC_RECV_RDMA_WITH_IMM &&
 					    (wc[i].wc_flags & IBV_WC_WITH_IMM),
-					    "completion opcode %d flags 0x%x, expected "
-					    "RECV_RDMA_WITH_IMM", wc[i].opcode,
+					    "completion opcode %d flags 0x%x, expected RECV_RDMA_WITH_IMM",
+					    wc[i].opcode,
 					    wc[i].wc_flags) ||
 				    !expect(x, imm == (uint32_t)done,
-					    "immediate %u arrived, expected %" PRIu64
-					    " (out of order)", imm, done))
+					    "immediate %u arrived, expected %llu (out of order)",
+					    imm, ULL(done)))
 					return;
 				x->dig[done] = rx_digest(x, x->mem + done * o->size, done);
 				if (done + o->depth < o->iters &&
@@ -910,10 +965,10 @@ static void run_responder(struct xfer *x, uint64_t **peer)
 				if (!expect(x, wc[i].opcode == IBV_WC_RECV &&
 					    wc[i].wr_id == slot &&
 					    wc[i].byte_len == o->size,
-					    "receive completion opcode %d wr_id %" PRIu64
-					    " byte_len %u, expected RECV, %" PRIu64 ", %" PRIu64,
-					    wc[i].opcode, wc[i].wr_id, wc[i].byte_len,
-					    slot, o->size))
+					    "receive completion opcode %d wr_id %llu byte_len %u, expected RECV, %llu, %llu",
+					    wc[i].opcode, ULL(wc[i].wr_id),
+					    wc[i].byte_len, ULL(slot),
+					    ULL(o->size)))
 					return;
 				x->dig[done] = rx_digest(x, x->mem + slot * o->size, done);
 				if (done + o->depth < o->iters &&
@@ -941,30 +996,30 @@ static int verdict(struct xfer *x, const uint64_t *peer)
 	for (i = 0; i < x->ndig; i++)
 		all = mix64(all ^ x->dig[i]);
 	if (x->verbs_err || peer[0]) {
-		printf("fail verbs: %s side error, bytes=%" PRIu64 " msgs=%" PRIu64
-		       "\n", x->verbs_err ? "local" : "peer", x->ndig * o->size,
-		       x->ndig);
+		printf("fail verbs: %s side error, bytes=%llu msgs=%llu\n",
+		       x->verbs_err ? "local" : "peer",
+		       ULL(x->ndig * o->size), ULL(x->ndig));
 		return EXIT_VERBS;
 	}
 	if (x->ndig != o->iters || peer[1] != o->iters) {
-		printf("fail messages: local %" PRIu64 " peer %" PRIu64
-		       " expected %" PRIu64 "\n", x->ndig, peer[1], o->iters);
+		printf("fail messages: local %llu peer %llu expected %llu\n",
+		       ULL(x->ndig), ULL(peer[1]), ULL(o->iters));
 		return EXIT_MISMATCH;
 	}
 	for (i = 0; i < o->iters; i++) {
 		if (x->dig[i] == peer[2 + i])
 			continue;
 		if (bad++ < 5)
-			msg("message %" PRIu64 ": digest %016" PRIx64 ", peer's %016"
-			    PRIx64, i, x->dig[i], peer[2 + i]);
+			msg("message %llu: digest %016llx, peer's %016llx",
+			    ULL(i), ULL(x->dig[i]), ULL(peer[2 + i]));
 	}
 	if (bad) {
-		printf("fail mismatch=%" PRIu64 " of msgs=%" PRIu64 "\n", bad,
-		       o->iters);
+		printf("fail mismatch=%llu of msgs=%llu\n", ULL(bad),
+		       ULL(o->iters));
 		return EXIT_MISMATCH;
 	}
-	printf("ok bytes=%" PRIu64 " msgs=%" PRIu64 " digest=%016" PRIx64 "\n",
-	       o->iters * o->size, o->iters, all);
+	printf("ok bytes=%llu msgs=%llu digest=%016llx\n",
+	       ULL(o->iters * o->size), ULL(o->iters), ULL(all));
 	return 0;
 }
 
@@ -1018,16 +1073,15 @@ static int run_badwrite(struct xfer *x)
 			break;
 		}
 		recv_word(x);
-		msg("writing %" PRIu64 " bytes at 0x%" PRIx64 " rkey 0x%x "
-		    "(MR 0x%" PRIx64 "+%" PRIu64 " rkey 0x%x)", len, raddr, rkey,
-		    x->raddr, x->rlen, x->rrkey);
-		if (post_send(x, 0, IBV_WR_RDMA_WRITE, x->mem, len, raddr, rkey, 0)) {
-			x->verbs_err = 1;
-		} else if (poll_wcs(x, &wc, 1, -1, o->timeout_s) == 1) {
+		msg("writing %llu bytes at 0x%llx rkey 0x%x (MR 0x%llx+%llu rkey 0x%x)",
+		    ULL(len), ULL(raddr), rkey, ULL(x->raddr), ULL(x->rlen),
+		    x->rrkey);
+		if (!post_send(x, 0, IBV_WR_RDMA_WRITE, x->mem, len, raddr, rkey,
+			       0) &&
+		    poll_wcs(x, &wc, 1, -1, o->timeout_s) == 1)
 			status = wc.status;
-		} else {
+		else
 			x->verbs_err = 1;
-		}
 		send_words(x, (uint64_t[]){ (uint64_t)status }, 1);
 		recv_words(x, res, 3);
 	}
@@ -1036,11 +1090,12 @@ static int run_badwrite(struct xfer *x)
 		rc = EXIT_VERBS;
 	if (res[0])
 		rc = EXIT_MISMATCH;
-	printf("%s badwrite=%s status=%s memory=%s changed=%" PRIu64
-	       " canary_before=%" PRIu64 " canary_after=%" PRIu64 "\n",
+	printf("%s badwrite=%s status=%s memory=%s ",
 	       rc ? "fail" : "ok", bad_names[o->bad],
 	       status < 0 ? "none" : ibv_wc_status_str(status),
-	       res[0] ? "changed" : "intact", res[0], res[1], res[2]);
+	       res[0] ? "changed" : "intact");
+	printf("changed=%llu canary_before=%llu canary_after=%llu\n",
+	       ULL(res[0]), ULL(res[1]), ULL(res[2]));
 	if (status != IBV_WC_REM_ACCESS_ERR)
 		msg("expected %s, got %s", ibv_wc_status_str(IBV_WC_REM_ACCESS_ERR),
 		    status < 0 ? "no completion" : ibv_wc_status_str(status));
