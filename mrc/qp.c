@@ -244,6 +244,7 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.rq_msn_next = 0;
 	qp->req.timeouts = 0;
 	qp->req.rnr_retries = 0;
+	qp->req.rnr_pending = false;
 	qp->req.srtt_us = 0;
 	qp->req.rttvar_us = 0;
 	qp->req.have_high = false;
@@ -289,7 +290,10 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	struct mrc_qp *qp = to_mqp(ibqp);
 	struct mrc_av av = qp->av;
 	enum ib_qp_state cur, next;
+	struct sk_buff_head out;
 	int err;
+
+	__skb_queue_head_init(&out);
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
@@ -366,8 +370,12 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			mrc_qp_reset(qp);
 		else if (next == IB_QPS_ERR)
 			mrc_qp_flush(qp);
+		/* WQEs user space queued before RTS go now, not at the next doorbell. */
+		else if (next == IB_QPS_RTS && ibqp->qp_type == IB_QPT_RC)
+			mrc_req_run(qp, &out);
 	}
 	spin_unlock_bh(&qp->lock);
+	mrc_net_xmit(qp, &out);
 	return 0;
 }
 

@@ -47,7 +47,8 @@ int mrc_queue_alloc(struct mrc_queue *q, struct ib_udata *udata,
 	u64 size;
 	int err;
 
-	if (!*num_elem || *num_elem >= MRC_QUEUE_MAX_SLOTS ||
+	/* 0 is fine: a send-only QP has no receive queue to speak of. */
+	if (*num_elem >= MRC_QUEUE_MAX_SLOTS ||
 	    !elem_size || elem_size > MRC_QUEUE_MAX_ELEM)
 		return -EINVAL;
 

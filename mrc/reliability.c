@@ -304,8 +304,12 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		req->window = clamp_t(u32, h->nack.info, 1, MRC_SEND_WINDOW);
 		break;
 	case MRC_NACK_RNR:
-		/* rnr_retry 7 means retry for ever, as in InfiniBand. */
-		if (qp->attr.rnr_retry != 7 &&
+		/*
+		 * Every packet the responder refused is NACKed; they make one
+		 * wait, which counts once.  rnr_retry 7 means retry for ever,
+		 * as in InfiniBand.
+		 */
+		if (!req->rnr_pending && qp->attr.rnr_retry != 7 &&
 		    ++req->rnr_retries > qp->attr.rnr_retry) {
 			ctx->status = IB_WC_RNR_RETRY_EXC_ERR;
 			mrc_count(qp->mdev, qp->av.plane,
@@ -313,6 +317,7 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
 			return;
 		}
+		req->rnr_pending = true;
 		slot->flags |= MRC_SLOT_RNR_WAIT;
 		mrc_rel_arm(qp);
 		break;
@@ -407,6 +412,7 @@ void mrc_rel_timer(struct timer_list *t)
 		goto unlock;
 	}
 
+	req->rnr_pending = false;
 	/* Waiting out an RNR NACK is not a timeout: rnr_retry counts it. */
 	if (!(mrc_slot(qp, req->psn_una)->flags & MRC_SLOT_RNR_WAIT)) {
 		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_TIMEOUTS, 1);

@@ -177,28 +177,35 @@ static u8 mrc_rresp_opcode(bool first, bool last)
 	return last ? MRC_OP_READ_RESP_LAST : MRC_OP_READ_RESP_MIDDLE;
 }
 
-/* The memory a READ names, checked; NULL after answering a violation. */
+/*
+ * The memory a READ names, checked; NULL after answering a violation, or,
+ * without @out (a replay), after just refusing it.
+ */
 static struct mrc_mr *mrc_resp_read_mr(struct mrc_qp *qp,
 				       const struct mrc_hdrs *h,
 				       struct sk_buff_head *out)
 {
 	struct mrc_mr *mr;
+	u8 reason = MRC_NACK_ACCESS;
 
-	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_READ)) {
-		mrc_resp_fatal(qp, h, MRC_NACK_ACCESS, out);
-		return NULL;
-	}
+	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_READ))
+		goto refuse;
 	mr = mrc_mr_lookup(qp->mdev, h->rkey);
 	if (!mr) {
-		mrc_resp_fatal(qp, h, MRC_NACK_RKEY_VIOLATION, out);
-		return NULL;
+		reason = MRC_NACK_RKEY_VIOLATION;
+		goto refuse;
 	}
 	if (mrc_mr_check(mr, qp->ibqp.pd, h->va, h->dma_len,
-			 IB_ACCESS_REMOTE_READ)) {
-		mrc_resp_fatal(qp, h, MRC_NACK_ACCESS, out);
-		return NULL;
-	}
+			 IB_ACCESS_REMOTE_READ))
+		goto refuse;
 	return mr;
+
+refuse:
+	if (out)
+		mrc_resp_fatal(qp, h, reason, out);
+	else
+		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_MALFORMED, 1);
+	return NULL;
 }
 
 /*
@@ -249,21 +256,27 @@ static u32 mrc_resp_read_npkts(const struct mrc_qp *qp,
 	return max_t(u32, DIV_ROUND_UP(h->dma_len, qp->mtu), 1);
 }
 
+/*
+ * A request whose PSN has been seen.  A READ is served again (reading is
+ * idempotent), but only one the window still covers and that still checks
+ * out; anything else is dropped, never fatal: an old PSN is easy to forge,
+ * and a duplicate must not be able to fail a healthy QP.
+ */
 static void mrc_resp_dup(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			 struct sk_buff_head *out)
+			 bool recent, struct sk_buff_head *out)
 {
 	struct sk_buff *skb;
 	struct mrc_mr *mr;
 
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_DUPLICATES, 1);
-	/* Served again below: never more than a requester could ask for. */
-	if (h->opcode == MRC_OP_READ_REQ &&
-	    mrc_resp_read_npkts(qp, h) > MRC_READ_CHUNK_PKTS) {
-		mrc_resp_fatal(qp, h, MRC_NACK_INVALID_REQUEST, out);
-		return;
-	}
 	if (h->opcode == MRC_OP_READ_REQ) {
-		mr = mrc_resp_read_mr(qp, h, out);
+		if (!recent ||
+		    mrc_resp_read_npkts(qp, h) > MRC_READ_CHUNK_PKTS) {
+			mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_MALFORMED,
+				  1);
+			return;
+		}
+		mr = mrc_resp_read_mr(qp, h, NULL);
 		if (!mr)
 			return;
 		mrc_resp_read(qp, h, mr, mrc_resp_read_npkts(qp, h), out);
@@ -400,7 +413,7 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 
 	d = mrc_psn_sub(psn, cum);
 	if (d < 0 || (d < w && mrc_resp_seen(r, psn))) {
-		mrc_resp_dup(qp, h, out);
+		mrc_resp_dup(qp, h, d >= -(s32)w, out);
 		return;
 	}
 	kind = mrc_msg_kind(h->opcode);

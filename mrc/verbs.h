@@ -333,7 +333,8 @@ enum mrc_wqe_state {
  * @srtt_us: smoothed RTT from reflected timestamps (0: no sample yet)
  * @rttvar_us: its mean deviation
  * @timeouts: consecutive retransmit timeouts without progress
- * @rnr_retries: consecutive RNR NACKs without progress
+ * @rnr_retries: RNR waits without progress
+ * @rnr_pending: an RNR wait is under way (its NACKs count once)
  * @ctx: kernel copies of the SQ's WQEs, one per slot
  * @ctx_size: bytes of one @ctx entry
  */
@@ -353,6 +354,7 @@ struct mrc_req {
 	u32 rttvar_us;
 	u8 timeouts;
 	u8 rnr_retries;
+	bool rnr_pending;
 	void *ctx;
 	u32 ctx_size;
 };

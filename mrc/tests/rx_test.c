@@ -513,7 +513,38 @@ static void rx_write_without_qp_remote_write(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_ACCESS), 1);
 }
 
+/*
+ * Old READ requests are easy to forge: one beyond the window, or one that
+ * no longer names a valid MR, is dropped and counted, never fatal.
+ */
+static void rx_old_read_duplicate_is_harmless(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	h = write_only(100, 0, 0, 64);
+	tf_resp_rcv(f, &h, pat);
+	expect_no_packet(f);
+
+	h = req(MRC_OP_READ_REQ, mrc_psn_add(100, MRC_PSN_MASK - 2047), 0, 0,
+		0, 64);
+	tf_resp_rcv(f, &h, NULL);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 1);
+
+	h = req(MRC_OP_READ_REQ, 100, 0, 0, 0, 64);
+	h.rkey = TF_MR_KEY + 1;
+	tf_resp_rcv(f, &h, NULL);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 2);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_DUPLICATES), 2);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 101);
+}
+
 static struct kunit_case mrc_rx_cases[] = {
+	KUNIT_CASE(rx_old_read_duplicate_is_harmless),
 	KUNIT_CASE(rx_in_order_advances_cum),
 	KUNIT_CASE(rx_gap_sets_sack_bits),
 	KUNIT_CASE(rx_duplicate_not_placed_twice),
