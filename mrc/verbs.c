@@ -7,6 +7,7 @@
 
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/socket.h>
 #include <linux/udp.h>
 #include <net/addrconf.h>
@@ -428,7 +429,15 @@ int mrc_ib_register(struct mrc_device *mdev)
 			       BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	ib_set_device_ops(ib, &mrc_dev_ops);
 
-	for (i = 0; i < mdev->nports && i < MRC_MAX_PLANES; i++) {
+	/*
+	 * Under RTNL, like the notifier that clears a port when its plane
+	 * goes: a plane seen here is still registered, and if it goes, its
+	 * port is cleared after this, never before (which would leave the
+	 * port holding a dying netdev).
+	 */
+	err = 0;
+	rtnl_lock();
+	for (i = 0; i < mdev->nports && i < MRC_MAX_PLANES && !err; i++) {
 		ndev = mrc_plane_ndev_get(mdev, i);
 		if (!ndev)
 			continue;
@@ -439,10 +448,12 @@ int mrc_ib_register(struct mrc_device *mdev)
 		}
 		err = ib_device_set_netdev(ib, ndev, i + 1);
 		dev_put(ndev);
-		if (err)
-			return err;
 	}
+	rtnl_unlock();
+	if (err)
+		return err;
 
+	/* Without RTNL: filling the GID tables takes it. */
 	return ib_register_device(ib, mdev->name, NULL);
 }
 
