@@ -206,6 +206,7 @@ int mrc_dev_new(struct net *net, const char *name,
 		const struct mrc_plane_req *reqs, unsigned int nreqs,
 		struct mrc_device **out, struct netlink_ext_ack *extack)
 {
+	struct mrc_plane *planes[MRC_MAX_PLANES] = {};
 	struct mrc_net *mn = mrc_net(net);
 	struct mrc_device *mdev;
 	unsigned int i;
@@ -227,33 +228,19 @@ int mrc_dev_new(struct net *net, const char *name,
 		if (!mrc_plane_ndev_valid(&reqs[i], reqs, i, extack))
 			return -EINVAL;
 
-	mdev = ib_alloc_device(mrc_device, ib);
-	if (!mdev)
-		return -ENOMEM;
-	INIT_LIST_HEAD(&mdev->list);
-	mdev->net = net;
-	mdev->nports = nreqs;
-	xa_init_flags(&mdev->qps, XA_FLAGS_ALLOC);
-	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC1);
-	strscpy(mdev->name, name, sizeof(mdev->name));
+	/*
+	 * Everything that can fail comes before ib_alloc_device(): undoing it
+	 * means ib_dealloc_device(), which takes the RDMA core's devices_rwsem,
+	 * an inversion under RTNL (the core takes RTNL inside that lock).
+	 * The checks and the insertion share one hold of mrc_net.lock.
+	 */
 	for (i = 0; i < nreqs; i++) {
-		struct mrc_plane *plane;
-
-		plane = kzalloc(sizeof(*plane), GFP_KERNEL_ACCOUNT);
-		if (!plane) {
+		planes[i] = kzalloc(sizeof(*planes[i]), GFP_KERNEL_ACCOUNT);
+		if (!planes[i]) {
 			err = -ENOMEM;
 			goto err_free;
 		}
-		plane->mdev = mdev;
-		plane->index = i;
-		plane->ndev = reqs[i].ndev;
-		netdev_hold(plane->ndev, &plane->tracker, GFP_KERNEL);
-		strscpy(plane->ifname, plane->ndev->name, sizeof(plane->ifname));
-		mrc_plane_update(plane);
-		RCU_INIT_POINTER(mdev->planes[i], plane);
-		mdev->nplanes++;
 	}
-
 	mutex_lock(&mn->lock);
 	if (mrc_dev_find(mn, name)) {
 		NL_SET_ERR_MSG_ATTR(extack, name_attr,
@@ -275,6 +262,30 @@ int mrc_dev_new(struct net *net, const char *name,
 		err = -ENOSPC;
 		goto err_unlock;
 	}
+	mdev = ib_alloc_device(mrc_device, ib);
+	if (!mdev) {
+		err = -ENOMEM;
+		goto err_unlock;
+	}
+
+	INIT_LIST_HEAD(&mdev->list);
+	mdev->net = net;
+	mdev->nports = nreqs;
+	xa_init_flags(&mdev->qps, XA_FLAGS_ALLOC);
+	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC1);
+	strscpy(mdev->name, name, sizeof(mdev->name));
+	for (i = 0; i < nreqs; i++) {
+		struct mrc_plane *plane = planes[i];
+
+		plane->mdev = mdev;
+		plane->index = i;
+		plane->ndev = reqs[i].ndev;
+		netdev_hold(plane->ndev, &plane->tracker, GFP_KERNEL);
+		strscpy(plane->ifname, plane->ndev->name, sizeof(plane->ifname));
+		mrc_plane_update(plane);
+		RCU_INIT_POINTER(mdev->planes[i], plane);
+		mdev->nplanes++;
+	}
 	mdev->index = mn->next_index++;
 	list_add_tail(&mdev->list, &mn->devices);
 	mn->genid++;
@@ -285,15 +296,8 @@ int mrc_dev_new(struct net *net, const char *name,
 err_unlock:
 	mutex_unlock(&mn->lock);
 err_free:
-	for (i = 0; i < MRC_MAX_PLANES; i++) {
-		struct mrc_plane *plane = rcu_dereference_protected(mdev->planes[i], 1);
-
-		if (plane) {
-			netdev_put(plane->ndev, &plane->tracker);
-			kfree(plane);
-		}
-	}
-	ib_dealloc_device(&mdev->ib);
+	for (i = 0; i < nreqs; i++)
+		kfree(planes[i]);
 	return err;
 }
 

@@ -99,7 +99,7 @@ vm_run()
 		>"$log" 2>&1
 	rc=$?
 	# the failures' own explanations, and the harness's verdict
-	grep -E '^(# )*(not ok|#   |vm.sh:|splat-scan:)|FAILED at|^ {4}Expected|^ {8}[^ ]' \
+	grep -E '^(# )*(not ok|#   |vm.sh:|splat-scan:)|FAILED at|^ {4}Expected|^ {4}[0-9]+:|^ {8}[^ ]' \
 		"$log" | sed 's/^/# /' || true
 	[ -e "$out/boot-splat" ] &&
 		result skip "$name: boot without kernel reports" \
