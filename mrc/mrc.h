@@ -20,6 +20,7 @@
 #include <linux/mrc.h>
 
 #include "verbs.h"
+#include "ev.h"
 
 /* Reported by MODULE_VERSION() and MRC_A_VERSION_MODULE alike. */
 #define MRC_VERSION "0.1.0"

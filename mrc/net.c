@@ -12,7 +12,9 @@
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
+#include <asm/unaligned.h>
 #include <net/dst_cache.h>
+#include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
@@ -62,7 +64,7 @@ static void mrc_rcv_qp(struct mrc_qp *qp, const struct mrc_hdrs *h,
 }
 
 static void mrc_rcv(struct mrc_device *mdev, unsigned int plane,
-		    struct sk_buff *skb)
+		    struct sk_buff *skb, bool ce)
 {
 	struct sk_buff_head out;
 	struct mrc_hdrs h;
@@ -80,6 +82,10 @@ static void mrc_rcv(struct mrc_device *mdev, unsigned int plane,
 	if (err) {
 		mrc_count(mdev, plane, MRC_CNT_RX_MALFORMED, 1);
 		return;
+	}
+	if (ce) {
+		h.ce = true;
+		mrc_count(mdev, plane, MRC_CNT_RX_ECN_CE, 1);
 	}
 	if (h.opcode == MRC_OP_UD_SEND_ONLY) {
 		mrc_ud_rcv(mdev, plane, skb, &h);
@@ -112,6 +118,7 @@ static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
 	struct ib_device *ib;
 	unsigned int plane;
+	bool ce;
 
 	ib = ib_device_get_by_netdev(skb->dev, RDMA_DRIVER_RXE);
 	if (!ib)
@@ -120,12 +127,18 @@ static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	if (ib->ops.owner != THIS_MODULE)
 		goto put;
 
+	/* The socket's family says which header the UDP layer came from. */
+	if (sk->sk_family == AF_INET6 && ipv6_hdr(skb)->version == 6)
+		ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+	else
+		ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
+
 	rcu_read_lock();
 	plane = mrc_plane_of(to_mdev(ib), skb->dev);
 	if (plane < MRC_MAX_PLANES && !skb_linearize(skb) &&
 	    pskb_may_pull(skb, sizeof(struct udphdr))) {
 		__skb_pull(skb, sizeof(struct udphdr));
-		mrc_rcv(to_mdev(ib), plane, skb);
+		mrc_rcv(to_mdev(ib), plane, skb, ce);
 	}
 	rcu_read_unlock();
 put:
@@ -219,10 +232,16 @@ struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, unsigned int len)
 	return skb;
 }
 
-/* The single path of a QP: the UDP source port carries the EV. */
+/* The UDP source port carries the EV's entropy: what ECMP hashes on. */
 static __be16 mrc_net_sport(u32 ev)
 {
-	return htons(0xc000 | (ev & 0x3fff));
+	return htons(0xc000 | mrc_ev_entropy(ev));
+}
+
+/* Every MRC packet is ECN-capable: CE marks steer the sender off a path. */
+static u8 mrc_net_tos(const struct mrc_av *av)
+{
+	return (av->tos & ~INET_ECN_MASK) | INET_ECN_ECT_0;
 }
 
 static int mrc_xmit4(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
@@ -250,7 +269,7 @@ static int mrc_xmit4(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
 		if (dc)
 			dst_cache_set_ip4(dc, &rt->dst, saddr);
 	}
-	udp_tunnel_xmit_skb(rt, sk, skb, saddr, av->daddr.v4, av->tos,
+	udp_tunnel_xmit_skb(rt, sk, skb, saddr, av->daddr.v4, mrc_net_tos(av),
 			    av->hop_limit ?: ip4_dst_hoplimit(&rt->dst), 0,
 			    mrc_net_sport(ev), htons(mrc_udp_port), false, true);
 	return 0;
@@ -283,7 +302,8 @@ static int mrc_xmit6(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
 			dst_cache_set_ip6(dc, dst, &saddr);
 	}
 	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &saddr, &daddr,
-			     av->tos, av->hop_limit ?: ip6_dst_hoplimit(dst),
+			     mrc_net_tos(av),
+			     av->hop_limit ?: ip6_dst_hoplimit(dst),
 			     htonl(av->flow_label), mrc_net_sport(ev),
 			     htons(mrc_udp_port), false);
 	return 0;
@@ -348,8 +368,29 @@ void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
 	rcu_read_unlock();
 }
 
-/* The packets a QP built under its lock, sent after unlock. */
+/*
+ * The packets a QP built under its lock, sent after unlock, each on the
+ * plane and with the entropy of the EV its header carries.
+ */
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
 {
-	mrc_net_send(qp->mdev, &qp->av, &qp->dst_cache, qp->ev, list);
+	struct mrc_evset *s = qp->evs;
+	struct sk_buff_head one;
+	struct sk_buff *skb;
+	u32 ev;
+	u8 pl;
+
+	__skb_queue_head_init(&one);
+	while ((skb = __skb_dequeue(list))) {
+		ev = get_unaligned_be32(skb->data +
+					offsetof(struct mrc_bth, ev));
+		pl = mrc_ev_plane(ev);
+		__skb_queue_tail(&one, skb);
+		if (s && pl < MRC_MAX_PLANES && s->path[pl].valid)
+			mrc_net_send(qp->mdev, &s->path[pl].av, &s->path[pl].dc,
+				     ev, &one);
+		else
+			mrc_net_send(qp->mdev, &qp->av, &qp->dst_cache, ev,
+				     &one);
+	}
 }

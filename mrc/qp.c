@@ -54,6 +54,7 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	kvfree(qp->resp.msgs);
 	bitmap_free(qp->resp.bitmap);
 	dst_cache_destroy(&qp->dst_cache);
+	mrc_ev_destroy(qp);
 }
 
 static int mrc_qp_alloc_state(struct mrc_qp *qp)
@@ -154,9 +155,6 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	init->cap.max_recv_sge = qp->max_recv_sge;
 	init->cap.max_inline_data = qp->max_inline;
 
-	/* The single path's entropy, until the multipath issue sprays. */
-	qp->ev = get_random_u32();
-
 	/* Published last: from here the receive path can find the QP. */
 	if (init->qp_type == IB_QPT_GSI) {
 		struct mrc_qp __rcu **slot = &mdev->gsi[init->port_num - 1];
@@ -169,6 +167,9 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		}
 		return 0;
 	}
+	err = mrc_ev_init(qp);
+	if (err)
+		goto err_free;
 	err = xa_alloc_cyclic(&mdev->qps, &qpn, qp,
 			      XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
 			      &mdev->qpn_next, GFP_KERNEL);
@@ -203,6 +204,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		xa_erase(&qp->mdev->qps, ibqp->qp_num);
 	synchronize_rcu();
 	del_timer_sync(&qp->rtx_timer);
+	mrc_ev_stop(qp);
 	cancel_work_sync(&qp->ud_work);
 	skb_queue_purge(&qp->ud_txq);
 	mrc_qp_free(qp);
@@ -288,6 +290,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		  struct ib_udata *udata)
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
+	struct mrc_path *paths = NULL;
 	struct mrc_av av = qp->av;
 	enum ib_qp_state cur, next;
 	struct sk_buff_head out;
@@ -311,6 +314,13 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		err = mrc_av_from_attr(qp->mdev, &av, &attr->ah_attr);
 		if (err)
 			return err;
+		if (qp->evs) {
+			paths = kcalloc(MRC_MAX_PLANES, sizeof(*paths),
+					GFP_KERNEL);
+			if (!paths)
+				return -ENOMEM;
+			mrc_ev_resolve(qp, &av, paths);
+		}
 	}
 
 	spin_lock_bh(&qp->lock);
@@ -319,6 +329,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (qp->dead || cur != qp->state ||
 	    !ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask)) {
 		spin_unlock_bh(&qp->lock);
+		kfree(paths);
 		return -EINVAL;
 	}
 
@@ -333,6 +344,8 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->attr.ah_attr.grh.sgid_attr = NULL;
 		qp->av = av;
 		dst_cache_reset(&qp->dst_cache);
+		if (paths)
+			mrc_ev_install(qp, paths, mrc_ev_count);
 	}
 	if (mask & IB_QP_PATH_MTU) {
 		qp->attr.path_mtu = attr->path_mtu;
@@ -375,6 +388,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			mrc_req_run(qp, &out);
 	}
 	spin_unlock_bh(&qp->lock);
+	kfree(paths);
 	mrc_net_xmit(qp, &out);
 	return 0;
 }

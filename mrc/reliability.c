@@ -11,7 +11,8 @@
 
 #include "mrc.h"
 
-static struct sk_buff *mrc_rel_ctl_skb(struct mrc_qp *qp, struct mrc_hdrs *c)
+/* A control packet (SACK, NACK, PROBE) with its ICRC, or NULL. */
+struct sk_buff *mrc_rel_ctl_skb(struct mrc_qp *qp, const struct mrc_hdrs *c)
 {
 	struct sk_buff *skb;
 	int hlen;
@@ -48,7 +49,7 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	c.opcode = MRC_OP_SACK;
 	c.dqpn = qp->attr.dest_qp_num;
 	c.psn = h->psn;
-	c.ev = qp->ev;
+	c.ev = mrc_ev_next(qp);
 	if (h->opcode == MRC_OP_PROBE) {
 		sack_flags |= MRC_SACK_F_PROBE;
 		c.sack.ref_ts = h->probe.token;
@@ -58,6 +59,9 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	}
 	if (h->flags & MRC_BTH_F_RTX)
 		sack_flags |= MRC_SACK_F_RTX;
+	/* The path is congested: the sender skips it for a rotation. */
+	if (h->ce)
+		sack_flags |= MRC_SACK_M_SKIP_ONCE;
 	c.sack.flags = sack_flags;
 	c.sack.cum_psn = r->cum_psn;
 	c.sack.sack_psn = r->cum_psn;
@@ -82,7 +86,7 @@ struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	c.opcode = MRC_OP_NACK;
 	c.dqpn = qp->attr.dest_qp_num;
 	c.psn = h->psn;
-	c.ev = qp->ev;
+	c.ev = mrc_ev_next(qp);
 	c.nack.reason = reason;
 	c.nack.cum_psn = qp->resp.cum_psn;
 	c.nack.ref_ev = h->ev;
@@ -138,6 +142,7 @@ static void mrc_rel_ack(struct mrc_qp *qp, u32 psn)
 	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
 
 	if (!(slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ))) {
+		mrc_ev_acked(qp, slot->ev, slot->ev_seq);
 		mrc_rel_slot_done(qp, slot);
 		qp->req.timeouts = 0;
 	}
@@ -239,20 +244,35 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	}
 	req->window = clamp_t(u32, h->sack.window, 1, MRC_SEND_WINDOW);
 	mrc_rel_rtt_sample(qp, h);
+	mrc_ev_verdict(qp, h->sack.ref_ev, h->sack.flags & MRC_SACK_F_M_MASK,
+		       h->sack.flags & MRC_SACK_F_PROBE);
 	mrc_rel_advance(qp);
 	if (qp->state == IB_QPS_ERR)
 		return;
 
-	/* Holes far enough below the highest SACKed PSN count as lost. */
+	/*
+	 * A hole is lost when a later packet on its own EV arrived (one EV is
+	 * one ordered path): that path is retired here, in this softirq.  A
+	 * hole far enough below the highest SACKed PSN is resent too, and
+	 * only makes its path suspect: planes differ in delay.
+	 */
 	if (req->have_high && mrc_rel_in_flight(qp, req->psn_high)) {
-		for (p = req->psn_una;
-		     mrc_psn_fwd(req->psn_high, p) >= MRC_REORDER_THRESH;
+		for (p = req->psn_una; p != req->psn_high;
 		     p = mrc_psn_add(p, 1)) {
 			struct mrc_tx_slot *slot = mrc_slot(qp, p);
+			bool path_lost;
 
 			if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ |
 					   MRC_SLOT_FAST_RTX))
 				continue;
+			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq);
+			if (!path_lost && mrc_psn_fwd(req->psn_high, p) <
+					  MRC_REORDER_THRESH)
+				continue;
+			if (path_lost)
+				mrc_ev_retire(qp, slot->ev);
+			else
+				mrc_ev_suspect(qp, slot->ev);
 			slot->flags |= MRC_SLOT_FAST_RTX;
 			mrc_count(qp->mdev, qp->av.plane,
 				  MRC_CNT_FAST_RETRANSMITS, 1);
@@ -322,6 +342,9 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		mrc_rel_arm(qp);
 		break;
 	case MRC_NACK_TRIMMED:
+		/* Trimmed mid-fabric: that path is congested. */
+		mrc_ev_skip(qp, h->nack.ref_ev);
+		fallthrough;
 	case MRC_NACK_TRIMMED_LASTHOP:
 	case MRC_NACK_NO_RESOURCE:
 		mrc_req_resend(qp, h->psn, out);
@@ -442,6 +465,9 @@ void mrc_rel_timer(struct timer_list *t)
 		if (n < MRC_RTO_BURST &&
 		    ((slot->flags & MRC_SLOT_RNR_WAIT) ||
 		     now - slot->sent_ns >= rto_ns)) {
+			/* Silence for a whole timeout: the path failed. */
+			if (!(slot->flags & MRC_SLOT_RNR_WAIT))
+				mrc_ev_retire(qp, slot->ev);
 			slot->flags &= ~MRC_SLOT_RNR_WAIT;
 			n++;
 			if (!mrc_req_resend(qp, p, &out))

@@ -228,7 +228,7 @@ static void mrc_resp_read(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		c.opcode = mrc_rresp_opcode(!i, i == npkts - 1);
 		c.dqpn = qp->attr.dest_qp_num;
 		c.psn = mrc_psn_add(h->psn, i);
-		c.ev = qp->ev;
+		c.ev = mrc_ev_next(qp);
 		c.msn = h->msn;
 		c.va = off;
 		c.dma_len = h->dma_len;
@@ -493,7 +493,7 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	 * arrives out of order, or fills a hole (cum_psn jumped past it), so
 	 * the requester never waits a timeout for news it could have had.
 	 */
-	if (++r->since_sack >= MRC_SACK_EVERY || psn != cum ||
+	if (++r->since_sack >= MRC_SACK_EVERY || psn != cum || h->ce ||
 	    r->cum_psn != mrc_psn_add(psn, npkts) ||
 	    (h->flags & MRC_BTH_F_ACK_REQ)) {
 		skb = mrc_rel_sack(qp, h, 0);

@@ -115,6 +115,19 @@ static struct sk_buff *mrc_req_skb(struct mrc_qp *qp, struct mrc_hdrs *h)
 	return skb;
 }
 
+/*
+ * The EV a packet of @slot takes: the next of the rotation; a retransmission
+ * leaves the plane that lost it when another one works.
+ */
+static void mrc_req_path(struct mrc_qp *qp, struct mrc_tx_slot *slot, bool rtx)
+{
+	int pick = mrc_ev_pick(qp, rtx ? mrc_ev_plane(slot->ev) : -1);
+
+	mrc_ev_sent(qp, pick, &slot->ev, &slot->ev_seq);
+	if (rtx && pick >= 0)
+		qp->evs->ev[pick].retx++;
+}
+
 /* A READ request for the rest of the chunk that @psn's response is in. */
 static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
 					    bool rtx)
@@ -132,7 +145,8 @@ static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
 		  (rtx ? MRC_BTH_F_RTX : 0);
 	h.dqpn = qp->attr.dest_qp_num;
 	h.psn = psn;
-	h.ev = qp->ev;
+	mrc_req_path(qp, slot, rtx);
+	h.ev = slot->ev;
 	h.msn = slot->msn;
 	h.rq_msn = ctx->rq_msn;
 	h.ts = now;
@@ -175,6 +189,7 @@ struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
 	}
 	if (slot->flags & MRC_SLOT_READ)
 		return mrc_req_read_request(qp, psn, rtx);
+	mrc_req_path(qp, slot, rtx);
 
 	first = !slot->offset;
 	last = slot->offset + slot->len >= ctx->length;
@@ -190,7 +205,7 @@ struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
 		h.flags |= MRC_BTH_F_SE;
 	h.dqpn = qp->attr.dest_qp_num;
 	h.psn = psn;
-	h.ev = qp->ev;
+	h.ev = slot->ev;
 	h.msn = ctx->msn;
 	h.rq_msn = ctx->rq_msn;
 	h.ts = ktime_get_ns();

@@ -45,7 +45,7 @@ void mrc_ud_work(struct work_struct *work)
 
 		memset(skb->cb, 0, sizeof(skb->cb));
 		__skb_queue_tail(&one, skb);
-		mrc_net_send(qp->mdev, &av, NULL, qp->ev, &one);
+		mrc_net_send(qp->mdev, &av, NULL, MRC_UD_EV, &one);
 	}
 }
 
@@ -69,7 +69,7 @@ static int mrc_ud_post_one(struct mrc_qp *qp, const struct ib_send_wr *wr)
 
 	h.opcode = MRC_OP_UD_SEND_ONLY;
 	h.dqpn = ud->remote_qpn & MRC_PSN_MASK;
-	h.ev = qp->ev;
+	h.ev = MRC_UD_EV;
 	/* A Q_Key with the high bit set means "use the QP's own" (IBA). */
 	h.qkey = (ud->remote_qkey & 0x80000000) ? qp->attr.qkey :
 						   ud->remote_qkey;

@@ -49,6 +49,12 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_RNR_EXCEEDED].name	= "rnr_retry_exceeded",
 	[MRC_CNT_QP_ERRORS].name	= "qp_errors",
 	[MRC_CNT_UD_DROPPED].name	= "ud_dropped",
+	[MRC_CNT_EV_ASSUMED_BAD].name	= "ev_assumed_bad",
+	[MRC_CNT_EV_SKIPS].name	= "ev_skips",
+	[MRC_CNT_EV_RECOVERED].name	= "ev_recovered",
+	[MRC_CNT_EV_PROBES].name	= "ev_probes_tx",
+	[MRC_CNT_EV_FLOOR].name	= "ev_floor_held",
+	[MRC_CNT_RX_ECN_CE].name	= "rx_ecn_ce",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_CNT_MAX);

@@ -27,6 +27,7 @@
 #include "wire.h"
 
 struct mrc_device;
+struct mrc_evset;
 
 /* Device limits, reported by query_device and enforced by the verbs. */
 #define MRC_MAX_QP		0x10000
@@ -287,6 +288,8 @@ struct mrc_tx_slot {
 	u16 flags;		/* MRC_SLOT_* */
 	u16 rtx;		/* times retransmitted */
 	u16 chunk_left;		/* READ: PSNs from here to the chunk's end */
+	u32 ev;			/* EV of the last transmission */
+	u32 ev_seq;		/* its order among that EV's packets */
 	u64 sent_ns;		/* last transmission */
 };
 
@@ -429,13 +432,13 @@ struct mrc_resp {
  * @attr: the attributes modify_qp accepted (reported by query_qp)
  * @av: resolved destination
  * @mtu: payload bytes per packet (from attr.path_mtu)
- * @ev: entropy of the single path (the multipath issue sprays)
+ * @evs: the EV set and per-plane paths (ev.c)
  * @rto_us: retransmit timeout from attr.timeout
  * @retry_exp: exponential retries after attr.retry_cnt linear ones
  * @req: requester
  * @resp: responder
  * @rtx_timer: retransmit / RNR timer
- * @dst_cache: route to @av.daddr
+ * @dst_cache: route to @av.daddr, for packets sent before paths exist
  * @ud_txq: GSI QP: datagrams waiting for @ud_work to send them
  * @ud_work: GSI QP: sends @ud_txq from process context
  */
@@ -455,7 +458,7 @@ struct mrc_qp {
 	struct ib_qp_attr attr;
 	struct mrc_av av;
 	u32 mtu;
-	u32 ev;
+	struct mrc_evset *evs;
 	u32 rto_us;
 	u8 retry_exp;
 	struct mrc_req req;
@@ -540,6 +543,12 @@ enum mrc_counter {
 	MRC_CNT_RNR_EXCEEDED,
 	MRC_CNT_QP_ERRORS,
 	MRC_CNT_UD_DROPPED,
+	MRC_CNT_EV_ASSUMED_BAD,
+	MRC_CNT_EV_SKIPS,
+	MRC_CNT_EV_RECOVERED,
+	MRC_CNT_EV_PROBES,
+	MRC_CNT_EV_FLOOR,
+	MRC_CNT_RX_ECN_CE,
 	MRC_CNT_MAX
 };
 
@@ -590,6 +599,7 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		      struct sk_buff_head *out);
 void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			   const void *payload, struct sk_buff_head *out);
+struct sk_buff *mrc_rel_ctl_skb(struct mrc_qp *qp, const struct mrc_hdrs *c);
 struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			     u8 sack_flags);
 struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,

@@ -240,6 +240,7 @@ struct mrc_hdrs {
 		} probe;
 	};
 	u32	hdr_len;	/* decode output */
+	bool	ce;		/* not wire: the outer IP header was CE-marked */
 	u32	payload_len;	/* decode output, encode input */
 };
 

@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The paths of a QP.  Each plane the QP can reach gets an equal share of the
+ * active EV set, entropies drawn at random within the plane; packets take
+ * the next usable slot of a shuffled rotation, so the per-packet cost does
+ * not depend on the set's size.  Losses and congestion signals change slot
+ * states in the softirq that learns them; retired entropies are probed in
+ * the background and come back as spares.  Everything here runs under
+ * qp->lock, except resolution (process context, before the lock).
+ */
+
+#include <linux/inetdevice.h>
+#include <linux/jiffies.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <net/addrconf.h>
+
+#include "mrc.h"
+
+unsigned int mrc_ev_count = MRC_EV_DEFAULT;
+module_param_named(ev_count, mrc_ev_count, uint, 0644);
+MODULE_PARM_DESC(ev_count, "active EVs (paths) of each new connection, 1-256 (default 128)");
+
+static u16 mrc_ev_draw(struct mrc_evset *s)
+{
+	return prandom_u32_state(&s->rnd) & (BIT(MRC_EV_ENTROPY_BITS) - 1);
+}
+
+static bool mrc_ev_plane_up(struct mrc_qp *qp, u8 pl)
+{
+	struct mrc_plane *plane;
+	bool up;
+
+	if (pl >= qp->mdev->nports)
+		return false;
+	rcu_read_lock();
+	plane = rcu_dereference(qp->mdev->planes[pl]);
+	up = plane && READ_ONCE(plane->up);
+	rcu_read_unlock();
+	return up;
+}
+
+static void mrc_ev_set_state(struct mrc_ev *ev, u8 state)
+{
+	ev->state = state;
+	ev->changed = ktime_get();
+	ev->probe_ok = 0;
+	if (state == MRC_EV_STATE_ASSUMED_BAD) {
+		ev->probe_ms = MRC_EV_PROBE_MIN_MS;
+		ev->probe_at = jiffies + msecs_to_jiffies(ev->probe_ms);
+	}
+}
+
+static void mrc_ev_arm_probes(struct mrc_qp *qp)
+{
+	struct mrc_evset *s = qp->evs;
+
+	if (!qp->dead && !timer_pending(&s->probe_timer))
+		mod_timer(&s->probe_timer,
+			  jiffies + msecs_to_jiffies(MRC_EV_PROBE_MIN_MS));
+}
+
+/* Fisher-Yates over the active slots: a new rotation order. */
+static void mrc_ev_shuffle(struct mrc_evset *s)
+{
+	u32 i, j;
+	u16 t;
+
+	for (i = s->n - 1; i > 0; i--) {
+		j = prandom_u32_state(&s->rnd) % (i + 1);
+		t = s->order[i];
+		s->order[i] = s->order[j];
+		s->order[j] = t;
+	}
+}
+
+/**
+ * mrc_ev_pick() - the slot the next packet takes
+ * @qp: the QP, locked
+ * @avoid_plane: a plane to stay off when another one is usable (a
+ *	retransmission leaves the plane that lost it), or -1
+ *
+ * Takes the next GOOD slot of the rotation.  A slot on a plane that went
+ * down is marked ASSUMED_BAD on the way, so a dead plane costs one step per
+ * slot once.  With no GOOD slot at all the packet still goes somewhere: the
+ * next slot in the rotation, and the retransmit timer covers it.
+ *
+ * Return: the slot, or -1 when the QP has no paths yet.
+ */
+int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
+{
+	struct mrc_evset *s = qp->evs;
+	int fallback = -1, avoided = -1;
+	struct mrc_ev *ev;
+	u32 tries;
+	u16 slot;
+
+	if (!s || !s->n)
+		return -1;
+	for (tries = 0; tries < s->n; tries++) {
+		if (s->cursor >= s->n) {
+			s->cursor = 0;
+			if (++s->rotation % MRC_EV_RESHUFFLE == 0)
+				mrc_ev_shuffle(s);
+		}
+		slot = s->order[s->cursor++];
+		ev = &s->ev[slot];
+		if (fallback < 0)
+			fallback = slot;
+		if (ev->state == MRC_EV_STATE_DENIED ||
+		    ev->state == MRC_EV_STATE_ASSUMED_BAD)
+			continue;
+		if (!mrc_ev_plane_up(qp, ev->plane)) {
+			mrc_ev_set_state(ev, MRC_EV_STATE_ASSUMED_BAD);
+			mrc_count(qp->mdev, ev->plane, MRC_CNT_EV_ASSUMED_BAD, 1);
+			mrc_ev_arm_probes(qp);
+			continue;
+		}
+		/* A congested path sits out its next turn of the rotation. */
+		if (ev->state == MRC_EV_STATE_SKIP) {
+			mrc_ev_set_state(ev, MRC_EV_STATE_GOOD);
+			continue;
+		}
+		if (ev->plane == avoid_plane) {
+			if (avoided < 0)
+				avoided = slot;
+			continue;
+		}
+		return slot;
+	}
+	return avoided >= 0 ? avoided : fallback;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_pick);
+
+/**
+ * mrc_ev_sent() - a packet leaves on @slot
+ * @qp: the QP, locked
+ * @slot: from mrc_ev_pick(), or -1
+ * @ev: set to the EV value the packet carries
+ * @ev_seq: set to its order among the packets on that EV
+ */
+void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq)
+{
+	struct mrc_ev *e;
+
+	if (slot < 0) {
+		*ev = mrc_ev_value(qp->av.plane, MRC_EV_NO_SLOT, 0);
+		*ev_seq = 0;
+		return;
+	}
+	e = &qp->evs->ev[slot];
+	*ev = e->value;
+	*ev_seq = e->tx_seq++;
+	e->tx_pkts++;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_sent);
+
+/* The EV of a packet that is not tracked per path: SACK, NACK, READ data. */
+u32 mrc_ev_next(struct mrc_qp *qp)
+{
+	u32 ev, seq;
+
+	mrc_ev_sent(qp, mrc_ev_pick(qp, -1), &ev, &seq);
+	return ev;
+}
+
+/* The active slot @ev names, if it still carries that entropy. */
+static struct mrc_ev *mrc_ev_find(struct mrc_qp *qp, u32 ev)
+{
+	struct mrc_evset *s = qp->evs;
+	u8 slot = mrc_ev_slot(ev);
+
+	if (!s || slot >= s->n || s->ev[slot].value != ev)
+		return NULL;
+	return &s->ev[slot];
+}
+
+/* A packet sent as the @ev_seq-th on @ev is acknowledged. */
+void mrc_ev_acked(struct mrc_qp *qp, u32 ev, u32 ev_seq)
+{
+	struct mrc_ev *e = mrc_ev_find(qp, ev);
+
+	if (!e)
+		return;
+	e->suspect = 0;
+	if ((s32)(ev_seq + 1 - e->acked_seq) > 0)
+		e->acked_seq = ev_seq + 1;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_acked);
+
+/*
+ * An unacknowledged packet is lost on its path when later packets on the
+ * same EV were acknowledged: one EV is one path, and a path keeps order.
+ * One packet of margin: a host may reorder two packets of one flow that
+ * were sent from different CPUs.
+ */
+bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq)
+{
+	struct mrc_ev *e = mrc_ev_find(qp, ev);
+
+	return e && (s32)(e->acked_seq - (ev_seq + 2)) > 0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_lost);
+
+static void mrc_ev_remember(struct mrc_evset *s, u8 pl, u16 entropy)
+{
+	struct mrc_ev_spare *r = s->retired[pl], *victim = &r[0];
+	u32 i;
+
+	for (i = 0; i < MRC_EV_RETIRED; i++) {
+		if (!r[i].used) {
+			victim = &r[i];
+			break;
+		}
+		/* Full: forget the one probed longest without an answer. */
+		if (r[i].probe_ms > victim->probe_ms)
+			victim = &r[i];
+	}
+	victim->used = 1;
+	victim->entropy = entropy;
+	victim->probe_ok = 0;
+	victim->probe_ms = MRC_EV_PROBE_MIN_MS;
+	victim->probe_at = jiffies + msecs_to_jiffies(victim->probe_ms);
+}
+
+u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state)
+{
+	const struct mrc_evset *s = qp->evs;
+	u32 i, n = 0;
+
+	for (i = 0; s && i < s->n; i++)
+		n += s->ev[i].state == state;
+	return n;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_count_state);
+
+/**
+ * mrc_ev_retire() - the path of @ev lost a packet silently
+ * @qp: the QP, locked
+ * @ev: the EV value the lost packet carried
+ *
+ * Runs in the call that learned of the loss.  The slot takes a spare
+ * entropy of the same plane, so every plane keeps its share; the lost one
+ * is probed until it answers.  Without a spare the slot itself goes
+ * ASSUMED_BAD, unless that would leave fewer than min_active GOOD slots.
+ * A stale value (the slot moved on already) changes nothing.
+ */
+void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
+{
+	struct mrc_ev *e = mrc_ev_find(qp, ev);
+	struct mrc_evset *s = qp->evs;
+	u64 t0 = ktime_get_ns();
+	u8 pl, slot;
+
+	if (!e)
+		return;
+	e->losses++;
+	if (e->state == MRC_EV_STATE_ASSUMED_BAD ||
+	    e->state == MRC_EV_STATE_DENIED)
+		return;
+	pl = e->plane;
+	slot = mrc_ev_slot(ev);
+	e->retired++;
+	e->suspect = 0;
+	mrc_count(qp->mdev, pl, MRC_CNT_EV_ASSUMED_BAD, 1);
+	if (s->nbackup[pl]) {
+		mrc_ev_remember(s, pl, mrc_ev_entropy(ev));
+		e->value = mrc_ev_value(pl, slot, s->backup[pl][--s->nbackup[pl]]);
+		e->tx_seq = 0;
+		e->acked_seq = 0;
+		mrc_ev_set_state(e, MRC_EV_STATE_GOOD);
+	} else if (mrc_ev_count_state(qp, MRC_EV_STATE_GOOD) > s->min_active) {
+		mrc_ev_set_state(e, MRC_EV_STATE_ASSUMED_BAD);
+	} else {
+		mrc_count(qp->mdev, pl, MRC_CNT_EV_FLOOR, 1);
+	}
+	mrc_ev_arm_probes(qp);
+	s->last_retire_ns = ktime_get_ns() - t0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_retire);
+
+/**
+ * mrc_ev_suspect() - a packet on @ev is overdue by PSN distance alone
+ * @qp: the QP, locked
+ * @ev: its EV
+ *
+ * Distance is no proof (planes differ in delay), but a path that loses
+ * every packet never has a later one acknowledged either: the second
+ * overdue packet in a row, with nothing heard from the path in between,
+ * retires it.
+ */
+void mrc_ev_suspect(struct mrc_qp *qp, u32 ev)
+{
+	struct mrc_ev *e = mrc_ev_find(qp, ev);
+
+	if (e && ++e->suspect >= MRC_EV_SUSPECT_MAX)
+		mrc_ev_retire(qp, ev);
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_suspect);
+
+/* Congestion on @ev's path: it sits out its next turn in the rotation. */
+void mrc_ev_skip(struct mrc_qp *qp, u32 ev)
+{
+	struct mrc_ev *e = mrc_ev_find(qp, ev);
+
+	if (!e)
+		return;
+	e->ecn++;
+	if (e->state != MRC_EV_STATE_GOOD)
+		return;
+	mrc_ev_set_state(e, MRC_EV_STATE_SKIP);
+	mrc_count(qp->mdev, e->plane, MRC_CNT_EV_SKIPS, 1);
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_skip);
+
+static void mrc_ev_probe_answered(struct mrc_qp *qp, u32 ref_ev)
+{
+	struct mrc_evset *s = qp->evs;
+	u8 pl = mrc_ev_plane(ref_ev);
+	struct mrc_ev_spare *r;
+	struct mrc_ev *e;
+	u32 i;
+
+	if (pl >= MRC_MAX_PLANES)
+		return;
+	e = mrc_ev_find(qp, ref_ev);
+	if (e) {
+		if (e->state == MRC_EV_STATE_ASSUMED_BAD &&
+		    ++e->probe_ok >= MRC_EV_PROBE_OK) {
+			mrc_ev_set_state(e, MRC_EV_STATE_GOOD);
+			mrc_count(qp->mdev, pl, MRC_CNT_EV_RECOVERED, 1);
+		}
+		return;
+	}
+	if (mrc_ev_slot(ref_ev) != MRC_EV_NO_SLOT)
+		return;
+	for (i = 0; i < MRC_EV_RETIRED; i++) {
+		r = &s->retired[pl][i];
+		if (!r->used || r->entropy != mrc_ev_entropy(ref_ev) ||
+		    ++r->probe_ok < MRC_EV_PROBE_OK)
+			continue;
+		r->used = 0;
+		if (s->nbackup[pl] < MRC_EV_BACKUP)
+			s->backup[pl][s->nbackup[pl]++] = r->entropy;
+		mrc_count(qp->mdev, pl, MRC_CNT_EV_RECOVERED, 1);
+	}
+}
+
+/**
+ * mrc_ev_verdict() - what a SACK says of the EV it echoes
+ * @qp: the QP, locked
+ * @ref_ev: the echoed EV
+ * @m: MRC_SACK_M_*
+ * @probe: the SACK answers a probe
+ */
+void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe)
+{
+	struct mrc_ev *e = mrc_ev_find(qp, ref_ev);
+
+	/* The packet this SACK answers made it: its path is alive. */
+	if (e)
+		e->suspect = 0;
+	if (probe && m == MRC_SACK_M_NONE)
+		mrc_ev_probe_answered(qp, ref_ev);
+	else if (m == MRC_SACK_M_SKIP_ONCE)
+		mrc_ev_skip(qp, ref_ev);
+	else if (m == MRC_SACK_M_ALWAYS_SKIP)
+		mrc_ev_retire(qp, ref_ev);
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_verdict);
+
+/* Queue one probe on @value, and back its interval off for the next. */
+static void mrc_ev_probe_one(struct mrc_qp *qp, u32 value, u32 *probe_ms,
+			     unsigned long *probe_at, struct sk_buff_head *out)
+{
+	struct mrc_hdrs c = {};
+	struct sk_buff *skb;
+
+	c.opcode = MRC_OP_PROBE;
+	c.dqpn = qp->attr.dest_qp_num;
+	c.psn = qp->req.psn_una;
+	c.ev = value;
+	c.probe.token = ktime_get_ns();
+	skb = mrc_rel_ctl_skb(qp, &c);
+	if (skb) {
+		__skb_queue_tail(out, skb);
+		mrc_count(qp->mdev, mrc_ev_plane(value), MRC_CNT_EV_PROBES, 1);
+	}
+	*probe_ms = min(*probe_ms * 2, (u32)MRC_EV_PROBE_MAX_MS);
+	*probe_at = jiffies + msecs_to_jiffies(*probe_ms);
+}
+
+/*
+ * The probe timer: every ASSUMED_BAD slot and retired entropy whose time has
+ * come is probed; a plane that is down is not (its link state says enough),
+ * and its slots are probed as soon as it is back.
+ */
+static void mrc_ev_probe_timer(struct timer_list *t)
+{
+	struct mrc_evset *s = from_timer(s, t, probe_timer);
+	struct mrc_qp *qp = s->qp;
+	bool again = false;
+	struct sk_buff_head out;
+	u32 i, pl;
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&qp->lock);
+	if (qp->dead || qp->state != IB_QPS_RTS)
+		goto unlock;
+	for (i = 0; i < s->n; i++) {
+		struct mrc_ev *e = &s->ev[i];
+
+		if (e->state != MRC_EV_STATE_ASSUMED_BAD)
+			continue;
+		again = true;
+		if (!mrc_ev_plane_up(qp, e->plane))
+			continue;
+		if (time_after_eq(jiffies, e->probe_at))
+			mrc_ev_probe_one(qp, e->value, &e->probe_ms,
+					 &e->probe_at, &out);
+	}
+	for (pl = 0; pl < MRC_MAX_PLANES; pl++) {
+		for (i = 0; i < MRC_EV_RETIRED; i++) {
+			struct mrc_ev_spare *r = &s->retired[pl][i];
+
+			if (!r->used)
+				continue;
+			again = true;
+			if (!mrc_ev_plane_up(qp, pl) ||
+			    time_before(jiffies, r->probe_at))
+				continue;
+			mrc_ev_probe_one(qp, mrc_ev_value(pl, MRC_EV_NO_SLOT,
+							  r->entropy),
+					 &r->probe_ms, &r->probe_at, &out);
+		}
+	}
+	if (again)
+		mrc_ev_arm_probes(qp);
+unlock:
+	spin_unlock_bh(&qp->lock);
+	mrc_net_xmit(qp, &out);
+}
+
+/* Derive the peer's address on plane @pl from the AV's: same host part. */
+static bool mrc_ev_derive4(struct net_device *ndev, const struct mrc_av *av,
+			   struct mrc_av *out)
+{
+	const struct in_ifaddr *ifa;
+	struct in_device *in_dev;
+	bool ok = false;
+
+	rcu_read_lock();
+	in_dev = __in_dev_get_rcu(ndev);
+	if (in_dev) {
+		in_dev_for_each_ifa_rcu(ifa, in_dev) {
+			if (ifa->ifa_scope != RT_SCOPE_UNIVERSE ||
+			    !ifa->ifa_mask || ifa->ifa_mask == htonl(~0U))
+				continue;
+			out->saddr.v4 = ifa->ifa_local;
+			out->daddr.v4 = (ifa->ifa_local & ifa->ifa_mask) |
+					(av->daddr.v4 & ~ifa->ifa_mask);
+			ok = out->daddr.v4 != out->saddr.v4;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return ok;
+}
+
+static bool mrc_ev_derive6(struct net_device *ndev, const struct mrc_av *av,
+			   struct mrc_av *out)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	struct inet6_ifaddr *ifp;
+	struct inet6_dev *idev;
+	bool ok = false;
+	u32 i, bits;
+
+	rcu_read_lock();
+	idev = __in6_dev_get(ndev);
+	if (idev) {
+		read_lock_bh(&idev->lock);
+		list_for_each_entry(ifp, &idev->addr_list, if_list) {
+			if ((ipv6_addr_type(&ifp->addr) &
+			     (IPV6_ADDR_LINKLOCAL | IPV6_ADDR_LOOPBACK)) ||
+			    !ifp->prefix_len || ifp->prefix_len >= 128)
+				continue;
+			out->saddr.v6 = ifp->addr;
+			out->daddr.v6 = av->daddr.v6;
+			/* The prefix from our address, the rest the AV's. */
+			for (i = 0; i < 4; i++) {
+				bits = clamp_t(int, ifp->prefix_len - 32 * i, 0, 32);
+				if (!bits)
+					break;
+				out->daddr.v6.s6_addr32[i] &=
+					~htonl(GENMASK_ULL(31, 32 - bits));
+				out->daddr.v6.s6_addr32[i] |=
+					ifp->addr.s6_addr32[i] &
+					htonl(GENMASK_ULL(31, 32 - bits));
+			}
+			ok = !ipv6_addr_equal(&out->daddr.v6, &out->saddr.v6);
+			break;
+		}
+		read_unlock_bh(&idev->lock);
+	}
+	rcu_read_unlock();
+	return ok;
+#else
+	return false;
+#endif
+}
+
+/**
+ * mrc_ev_resolve() - the QP's route on every plane, from its AV
+ * @qp: the QP (not locked: reads the planes' addresses)
+ * @av: the AV modify_qp accepted, on plane av->plane
+ * @paths: MRC_MAX_PLANES entries to fill; only .av and .valid
+ *
+ * Every plane is its own network with the same host numbering: the peer's
+ * address on plane k is plane k's local prefix with the host part of the
+ * AV's destination.  Planes without a usable address get no path.
+ */
+void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
+		    struct mrc_path *paths)
+{
+	struct mrc_device *mdev = qp->mdev;
+	struct net_device *ndev;
+	struct mrc_plane *plane;
+	u32 i;
+
+	for (i = 0; i < MRC_MAX_PLANES; i++) {
+		paths[i].valid = false;
+		if (i >= mdev->nports)
+			continue;
+		paths[i].av = *av;
+		paths[i].av.plane = i;
+		if (i == av->plane) {
+			paths[i].valid = true;
+			continue;
+		}
+		rcu_read_lock();
+		plane = rcu_dereference(mdev->planes[i]);
+		ndev = plane ? plane->ndev : NULL;
+		if (ndev)
+			dev_hold(ndev);
+		rcu_read_unlock();
+		if (!ndev)
+			continue;
+		if (av->family == AF_INET)
+			paths[i].valid = mrc_ev_derive4(ndev, av, &paths[i].av);
+		else
+			paths[i].valid = mrc_ev_derive6(ndev, av, &paths[i].av);
+		dev_put(ndev);
+	}
+}
+
+/* Draw an entropy of plane @pl not used by slots [0, @upto) or spares. */
+static u16 mrc_ev_fresh(struct mrc_evset *s, u8 pl, u32 upto)
+{
+	u32 i, tries;
+	u16 e;
+
+	for (tries = 0; tries < 64; tries++) {
+		e = mrc_ev_draw(s);
+		for (i = 0; i < upto; i++)
+			if (s->ev[i].plane == pl &&
+			    mrc_ev_entropy(s->ev[i].value) == e)
+				break;
+		if (i == upto)
+			break;
+	}
+	return e;
+}
+
+/**
+ * mrc_ev_install() - a new AV: new paths, new active set
+ * @qp: the QP, locked
+ * @paths: from mrc_ev_resolve()
+ * @n: active EVs wanted
+ *
+ * The set is split equally over the planes that have a path (the first
+ * n % planes get one more), random entropies within each plane.
+ */
+void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
+{
+	struct mrc_evset *s = qp->evs;
+	u8 planes[MRC_MAX_PLANES];
+	u32 np = 0, i, k;
+
+	for (i = 0; i < MRC_MAX_PLANES; i++) {
+		s->path[i].valid = paths[i].valid;
+		s->path[i].av = paths[i].av;
+		if (i < qp->mdev->nports)
+			dst_cache_reset(&s->path[i].dc);
+		if (paths[i].valid)
+			planes[np++] = i;
+	}
+	memset(s->ev, 0, sizeof(s->ev));
+	memset(s->retired, 0, sizeof(s->retired));
+	s->n = np ? clamp_t(u32, n, np, MRC_EV_MAX) : 0;
+	s->cursor = 0;
+	s->rotation = 0;
+	s->min_active = max_t(u32, s->n / 4, 1);
+	for (i = 0; i < s->n; i++) {
+		struct mrc_ev *e = &s->ev[i];
+		u8 pl = planes[i % np];
+
+		e->plane = pl;
+		e->value = mrc_ev_value(pl, i, mrc_ev_fresh(s, pl, i));
+		mrc_ev_set_state(e, MRC_EV_STATE_GOOD);
+		s->order[i] = i;
+	}
+	for (k = 0; k < np; k++) {
+		for (i = 0; i < MRC_EV_BACKUP; i++)
+			s->backup[planes[k]][i] =
+				mrc_ev_fresh(s, planes[k], s->n);
+		s->nbackup[planes[k]] = MRC_EV_BACKUP;
+	}
+	if (s->n)
+		mrc_ev_shuffle(s);
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_install);
+
+int mrc_ev_init(struct mrc_qp *qp)
+{
+	struct mrc_evset *s;
+	u32 i;
+	int err;
+
+	s = kvzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->qp = qp;
+	prandom_seed_state(&s->rnd, get_random_u64());
+	timer_setup(&s->probe_timer, mrc_ev_probe_timer, 0);
+	for (i = 0; i < qp->mdev->nports; i++) {
+		err = dst_cache_init(&s->path[i].dc, GFP_KERNEL);
+		if (err) {
+			while (i--)
+				dst_cache_destroy(&s->path[i].dc);
+			kvfree(s);
+			return err;
+		}
+	}
+	qp->evs = s;
+	return 0;
+}
+
+/* No probe runs after this returns; the caller set qp->dead first. */
+void mrc_ev_stop(struct mrc_qp *qp)
+{
+	if (qp->evs)
+		del_timer_sync(&qp->evs->probe_timer);
+}
+
+void mrc_ev_destroy(struct mrc_qp *qp)
+{
+	struct mrc_evset *s = qp->evs;
+	u32 i;
+
+	if (!s)
+		return;
+	for (i = 0; i < qp->mdev->nports; i++)
+		dst_cache_destroy(&s->path[i].dc);
+	kvfree(s);
+	qp->evs = NULL;
+}

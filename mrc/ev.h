@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Entropy values (EVs) and paths of one QP: the set a QP sprays over, their
+ * states, and the per-plane routes they take.  Documentation/multipath.md
+ * tells the whole story; ev.c implements it.
+ */
+#ifndef _MRC_EV_H
+#define _MRC_EV_H
+
+#include <linux/ktime.h>
+#include <linux/prandom.h>
+#include <linux/timer.h>
+#include <linux/types.h>
+#include <net/dst_cache.h>
+#include <linux/mrc.h>
+
+#include "verbs.h"
+
+#define MRC_EV_DEFAULT		128	/* active EVs per QP */
+#define MRC_EV_MAX		256
+#define MRC_EV_BACKUP		8	/* spare entropies per plane */
+#define MRC_EV_RETIRED		8	/* retired entropies per plane, probed */
+#define MRC_EV_PROBE_OK		2	/* probe answers that bring an EV back */
+#define MRC_EV_SUSPECT_MAX	2	/* overdue packets in a row that retire */
+#define MRC_EV_PROBE_MIN_MS	2	/* first probe interval, doubled per miss */
+#define MRC_EV_PROBE_MAX_MS	512
+#define MRC_EV_RESHUFFLE	8	/* rotations between reshuffles */
+#define MRC_EV_ENTROPY_BITS	14	/* UDP source port 0xc000 | entropy */
+#define MRC_EV_NO_SLOT		0xff	/* EV value of a retired entropy */
+
+/*
+ * EV value on the wire (BTH.ev, echoed in SACK/NACK ref_ev), opaque to the
+ * peer: 31..24 plane, 23..16 slot in the QP's active set (MRC_EV_NO_SLOT
+ * for a retired entropy being probed), 13..0 the entropy.
+ */
+static inline u32 mrc_ev_value(u8 plane, u8 slot, u16 entropy)
+{
+	return (u32)plane << 24 | (u32)slot << 16 |
+	       (entropy & (BIT(MRC_EV_ENTROPY_BITS) - 1));
+}
+
+static inline u8 mrc_ev_plane(u32 value)
+{
+	return value >> 24;
+}
+
+static inline u8 mrc_ev_slot(u32 value)
+{
+	return value >> 16;
+}
+
+static inline u16 mrc_ev_entropy(u32 value)
+{
+	return value & (BIT(MRC_EV_ENTROPY_BITS) - 1);
+}
+
+/**
+ * struct mrc_ev - one slot of the active set
+ * @value: the EV on the wire; a new entropy gets a new value
+ * @plane: plane index
+ * @state: enum mrc_ev_state
+ * @probe_ok: probe answers since it went ASSUMED_BAD
+ * @suspect: packets overdue by PSN distance since the path was last heard
+ * @tx_seq: packets sent on @value, the sender's per-EV order
+ * @acked_seq: one past the highest @tx_seq acknowledged: a packet with a
+ *	lower sequence still missing was lost on this path, since one EV is
+ *	one FIFO path
+ * @changed: time of the last state change
+ * @probe_at: ASSUMED_BAD: next probe (jiffies); @probe_ms its interval
+ * @tx_pkts, @retx, @losses, @ecn, @retired: counters of the slot
+ */
+struct mrc_ev {
+	u32 value;
+	u8 plane;
+	u8 state;
+	u8 probe_ok;
+	u8 suspect;
+	u32 tx_seq;
+	u32 acked_seq;
+	ktime_t changed;
+	unsigned long probe_at;
+	u32 probe_ms;
+	u64 tx_pkts;
+	u64 retx;
+	u64 losses;
+	u64 ecn;
+	u64 retired;
+};
+
+/* A retired entropy of one plane, probed until it answers. */
+struct mrc_ev_spare {
+	u16 entropy;
+	u8 used;
+	u8 probe_ok;
+	u32 probe_ms;
+	unsigned long probe_at;
+};
+
+/* The route of a QP on one plane: addresses derived from the QP's AV. */
+struct mrc_path {
+	struct mrc_av av;
+	struct dst_cache dc;
+	bool valid;
+};
+
+/**
+ * struct mrc_evset - the paths of a QP, under mrc_qp.lock
+ * @n: active slots in @ev
+ * @cursor: next position in @order
+ * @rotation: completed passes over @order
+ * @min_active: floor of GOOD slots a loss may not break
+ * @order: rotation order, a permutation of [0, @n)
+ * @ev: the active set
+ * @backup: spare entropies per plane, taken when a slot is retired
+ * @nbackup: entries of @backup per plane
+ * @retired: retired entropies per plane, probed in the background
+ * @path: per plane
+ * @rnd: rotation shuffles and entropy draws
+ * @qp: owner
+ * @probe_timer: sends probes to ASSUMED_BAD EVs
+ * @last_retire_ns: time the last retirement took inside its caller, for
+ *	the benchmark: from the loss signal to the new entropy in the slot
+ */
+struct mrc_evset {
+	u16 n;
+	u16 cursor;
+	u32 rotation;
+	u16 min_active;
+	u16 order[MRC_EV_MAX];
+	struct mrc_ev ev[MRC_EV_MAX];
+	u16 backup[MRC_MAX_PLANES][MRC_EV_BACKUP];
+	u8 nbackup[MRC_MAX_PLANES];
+	struct mrc_ev_spare retired[MRC_MAX_PLANES][MRC_EV_RETIRED];
+	struct mrc_path path[MRC_MAX_PLANES];
+	struct rnd_state rnd;
+	struct mrc_qp *qp;
+	struct timer_list probe_timer;
+	u64 last_retire_ns;
+};
+
+/* The GSI QP's datagrams have one path per AH and no EV set. */
+#define MRC_UD_EV	mrc_ev_value(0, MRC_EV_NO_SLOT, 0)
+
+extern unsigned int mrc_ev_count;
+
+int mrc_ev_init(struct mrc_qp *qp);
+void mrc_ev_destroy(struct mrc_qp *qp);
+void mrc_ev_stop(struct mrc_qp *qp);
+void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
+		    struct mrc_path *paths);
+void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n);
+int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane);
+void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq);
+u32 mrc_ev_next(struct mrc_qp *qp);
+void mrc_ev_acked(struct mrc_qp *qp, u32 ev, u32 ev_seq);
+bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq);
+void mrc_ev_retire(struct mrc_qp *qp, u32 ev);
+void mrc_ev_suspect(struct mrc_qp *qp, u32 ev);
+void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
+void mrc_ev_skip(struct mrc_qp *qp, u32 ev);
+u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);
+
+#endif /* _MRC_EV_H */

@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One QP over eight planes: its packets are sprayed evenly over all of them, a
+# plane whose link goes down mid-transfer is left (its EVs ASSUMED_BAD) and
+# taken back through probes once the link returns, blackholed EVs are retired,
+# and ECN marks on one plane make the sender skip that plane's EVs. Every transfer is verified end to end
+# and must leave no QP in error; the per-port counters prove the path taken.
+. "$(dirname "$0")/lib.sh"
+
+mrc_require_root
+mrc_require_mrcctl
+mrc_require_xfer
+mrc_require_cmds tc
+trap 'mrc_dev_pair_del; topo_destroy' EXIT
+mrc_unload
+topo_create 8 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
+mrc_dev_pair 8 || exit $KSFT_FAIL
+
+# Data flows from the client ($H2, $MRC_DEV2) to the server: its ports' counters.
+port_counters() { local p; for p in 1 2 3 4 5 6 7 8; do mrc_counter "$H2" "$MRC_DEV2" $p "$1"; done; }
+sum_counter() { echo $(($(mrc_counter_sum "$H1" "$MRC_DEV1" "$1") + $(mrc_counter_sum "$H2" "$MRC_DEV2" "$1"))); }
+
+# deltas BEFORE AFTER: element-wise AFTER - BEFORE of two counter lists.
+deltas()
+{
+	local -a b=($1) a=($2)
+	local i out=()
+	for i in "${!a[@]}"; do out+=($((a[i] - b[i]))); done
+	echo "${out[@]}"
+}
+
+# check_balanced DESCRIPTION DELTAS: every plane within 15% of the mean.
+check_balanced()
+{
+	local what=$1 d sum=0 n=0 lo hi bad=""
+	for d in $2; do sum=$((sum + d)) n=$((n + 1)); done
+	mrc_checks=$((mrc_checks + 1))
+	if [ "$sum" -le 0 ]; then
+		mrc_fail "$what: no traffic at all"
+		return
+	fi
+	lo=$((sum * 85 / 100 / n)) hi=$((sum * 115 / 100 / n))
+	for d in $2; do
+		[ "$d" -ge "$lo" ] && [ "$d" -le "$hi" ] || bad="$bad $d"
+	done
+	if [ -z "$bad" ]; then
+		mrc_ok "$what: every plane within 15% of the mean ($2)"
+	else
+		mrc_fail "$what: planes outside [$lo, $hi]:$bad"
+		echo "#   per-plane: $2"
+	fi
+}
+
+# check_counter_delta DESCRIPTION BEFORE AFTER: the counter moved up.
+check_counter_delta()
+{
+	mrc_checks=$((mrc_checks + 1))
+	if [[ $2 =~ ^[0-9]+$ && $3 =~ ^[0-9]+$ ]] && [ "$3" -gt "$2" ]; then
+		mrc_ok "$1 ($2 -> $3)"
+	else
+		mrc_fail "$1 ($2 -> $3)"
+	fi
+}
+
+# (a) all eight planes carry the data, evenly.
+qp_err0=$(sum_counter qp_errors)
+before=$(port_counters tx_bytes)
+check_xfer "8 planes: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 3
+after=$(port_counters tx_bytes)
+check_balanced "8 planes: client tx_bytes per plane" "$(deltas "$before" "$after")"
+check "8 planes: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+
+# client_past BYTES: the client has sent more than BYTES over all planes.
+client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
+
+# (b) plane 3 (port 4) goes down a quarter into the transfer and comes back at half.
+# The watcher acts on the client's byte count, not on time, so it works at any speed.
+total=$((64 * 1048576))
+watch_dir=$(mktemp -d)
+(
+	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
+	wait_until 300 client_past $((start + total / 4)) || exit 1
+	ip -n "$H1" link set p3 down
+	wait_until 300 client_past $((start + total / 2)) || exit 1
+	mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes >"$watch_dir/p3_at_up"
+	ip -n "$H1" link set p3 up
+	touch "$watch_dir/up"
+) &
+watcher=$!
+bad0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_assumed_bad)
+rec0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)
+check_xfer "plane 3 down and up mid-transfer: mrc-xfer write 64 MiB" \
+	-o write -s 1m -n 64 -q 8 -S 4
+wait "$watcher"
+check "plane 3 down and up: the link was downed and raised mid-transfer" "0 yes" \
+	"$? $([ -e "$watch_dir/up" ] && echo yes)"
+check_counter_delta "plane 3 down: the client marked its EVs ASSUMED_BAD" \
+	"$bad0" "$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_assumed_bad)"
+check_counter_delta "plane 3 up: probes brought its EVs back (ev_recovered)" \
+	"$rec0" "$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)"
+check_counter_delta "plane 3 up: it carried data again after the link came back" \
+	"$(cat "$watch_dir/p3_at_up" 2>/dev/null)" "$(mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes)"
+check "plane 3 down and up: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+rm -rf "$watch_dir"
+
+# (c) a blackhole for half the entropies of plane 2 only: the client's egress drops
+# UDP source ports 0xc000-0xdfff there. Those EVs lose everything; each must be
+# retired after a few losses, so the blackhole eats a small part of the plane's
+# packets instead of half of them, and the transfer completes.
+tc -n "$H2" qdisc add dev p2 clsact &&
+	tc -n "$H2" filter add dev p2 egress protocol ip prio 1 u32 \
+		match ip protocol 17 0xff match ip sport 0xc000 0xe000 action drop
+check "blackhole on plane 2: u32 filter installed" "0" "$?"
+# blackholed: the packets the filter's drop action took so far
+blackholed() { tc -s -n "$H2" filter show dev p2 egress | awk '/Sent .* pkt/ { print $4; exit }'; }
+bad0=$(mrc_counter "$H2" "$MRC_DEV2" 3 ev_assumed_bad)
+pkts0=$(mrc_counter "$H2" "$MRC_DEV2" 3 tx_pkts)
+check_xfer "blackhole on plane 2: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 6
+dropped=$(blackholed)
+pkts=$(($(mrc_counter "$H2" "$MRC_DEV2" 3 tx_pkts) - pkts0))
+tc -n "$H2" qdisc del dev p2 clsact
+check_counter_delta "blackhole on plane 2: the client retired EVs of plane 2" \
+	"$bad0" "$(mrc_counter "$H2" "$MRC_DEV2" 3 ev_assumed_bad)"
+mrc_checks=$((mrc_checks + 1))
+if [[ $dropped =~ ^[0-9]+$ ]] && [ "$dropped" -gt 0 ] && [ $((dropped * 10)) -lt "$pkts" ]; then
+	mrc_ok "blackhole on plane 2: it took $dropped of the plane's $pkts packets (< 10%)"
+else
+	mrc_fail "blackhole on plane 2: it took '$dropped' of the plane's $pkts packets"
+fi
+check "blackhole on plane 2: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+
+# (e) ECN: plane 5 of the client marks every packet CE (netem "loss 100% ecn"
+# marks ECN-capable packets instead of dropping them). The server echoes each
+# mark, the client's EV sits out its next turn, so plane 5 carries less.
+tc -n "$H2" qdisc replace dev p5 root netem loss 100% ecn
+check "ECN on plane 5: netem marking installed" "0" "$?"
+ce0=$(mrc_counter "$H1" "$MRC_DEV1" 6 rx_ecn_ce)
+skips0=$(mrc_counter "$H2" "$MRC_DEV2" 6 ev_skips)
+before=$(port_counters tx_bytes)
+check_xfer "ECN on plane 5: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 5
+after=$(port_counters tx_bytes)
+tc -n "$H2" qdisc del dev p5 root
+check_counter_delta "ECN on plane 5: the server saw CE marks on port 6 (rx_ecn_ce)" \
+	"$ce0" "$(mrc_counter "$H1" "$MRC_DEV1" 6 rx_ecn_ce)"
+check_counter_delta "ECN on plane 5: the client skipped its EVs (ev_skips)" \
+	"$skips0" "$(mrc_counter "$H2" "$MRC_DEV2" 6 ev_skips)"
+read -r -a d <<<"$(deltas "$before" "$after")"
+others=$(( (d[0] + d[1] + d[2] + d[3] + d[4] + d[6] + d[7]) / 7 ))
+mrc_checks=$((mrc_checks + 1))
+if [ "${d[5]}" -lt $((others * 80 / 100)) ]; then
+	mrc_ok "ECN on plane 5: it carried under 80% of the other planes' mean (${d[5]} vs $others)"
+else
+	mrc_fail "ECN on plane 5: it carried ${d[5]} bytes, the others $others on average"
+fi
+check "ECN on plane 5: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+mrc_finish
