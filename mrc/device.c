@@ -319,6 +319,8 @@ int mrc_dev_register(struct mrc_device *mdev, struct netlink_ext_ack *extack)
 	mutex_lock(&mn->lock);
 	if (!err && !mdev->doomed) {
 		mdev->registered = true;
+		/* Before anyone can find it registered and delete it. */
+		mrc_debugfs_add(mdev);
 		mutex_unlock(&mn->lock);
 		return 0;
 	}

@@ -17,6 +17,9 @@
 
 #include "mrc.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 unsigned int mrc_ev_count = MRC_EV_DEFAULT;
 module_param_named(ev_count, mrc_ev_count, uint, 0644);
 MODULE_PARM_DESC(ev_count, "active EVs (paths) of each new connection, 1-256 (default 128)");
@@ -40,8 +43,9 @@ static bool mrc_ev_plane_up(struct mrc_qp *qp, u8 pl)
 	return up;
 }
 
-static void mrc_ev_set_state(struct mrc_ev *ev, u8 state)
+static void mrc_ev_set_state(struct mrc_qp *qp, struct mrc_ev *ev, u8 state)
 {
+	trace_mrc_ev_state(qp->ibqp.qp_num, ev->value, ev->state, state);
 	ev->state = state;
 	ev->changed = ktime_get();
 	ev->probe_ok = 0;
@@ -92,16 +96,24 @@ int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
 	struct mrc_evset *s = qp->evs;
 	int fallback = -1, avoided = -1;
 	struct mrc_ev *ev;
-	u32 tries;
+	u32 tries, limit;
 	u16 slot;
 
 	if (!s || !s->n)
 		return -1;
-	for (tries = 0; tries < s->n; tries++) {
+	limit = s->n;
+	for (tries = 0; tries < limit; tries++) {
 		if (s->cursor >= s->n) {
 			s->cursor = 0;
-			if (++s->rotation % MRC_EV_RESHUFFLE == 0)
+			if (++s->rotation % MRC_EV_RESHUFFLE == 0) {
 				mrc_ev_shuffle(s);
+				/*
+				 * The slots passed before now sit anywhere in
+				 * the new order: a GOOD one is only missed for
+				 * sure after a whole pass over it.
+				 */
+				limit = tries + s->n;
+			}
 		}
 		slot = s->order[s->cursor++];
 		ev = &s->ev[slot];
@@ -111,14 +123,14 @@ int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
 		    ev->state == MRC_EV_STATE_ASSUMED_BAD)
 			continue;
 		if (!mrc_ev_plane_up(qp, ev->plane)) {
-			mrc_ev_set_state(ev, MRC_EV_STATE_ASSUMED_BAD);
+			mrc_ev_set_state(qp, ev, MRC_EV_STATE_ASSUMED_BAD);
 			mrc_count(qp->mdev, ev->plane, MRC_CNT_EV_ASSUMED_BAD, 1);
 			mrc_ev_arm_probes(qp);
 			continue;
 		}
 		/* A congested path sits out its next turn of the rotation. */
 		if (ev->state == MRC_EV_STATE_SKIP) {
-			mrc_ev_set_state(ev, MRC_EV_STATE_GOOD);
+			mrc_ev_set_state(qp, ev, MRC_EV_STATE_GOOD);
 			continue;
 		}
 		if (ev->plane == avoid_plane) {
@@ -250,6 +262,7 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 	struct mrc_evset *s = qp->evs;
 	u64 t0 = ktime_get_ns();
+	u32 old = ev;
 	u8 pl, slot;
 
 	if (!e)
@@ -268,14 +281,15 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
 		e->value = mrc_ev_value(pl, slot, s->backup[pl][--s->nbackup[pl]]);
 		e->tx_seq = 0;
 		e->acked_seq = 0;
-		mrc_ev_set_state(e, MRC_EV_STATE_GOOD);
+		mrc_ev_set_state(qp, e, MRC_EV_STATE_GOOD);
 	} else if (mrc_ev_count_state(qp, MRC_EV_STATE_GOOD) > s->min_active) {
-		mrc_ev_set_state(e, MRC_EV_STATE_ASSUMED_BAD);
+		mrc_ev_set_state(qp, e, MRC_EV_STATE_ASSUMED_BAD);
 	} else {
 		mrc_count(qp->mdev, pl, MRC_CNT_EV_FLOOR, 1);
 	}
 	mrc_ev_arm_probes(qp);
 	s->last_retire_ns = ktime_get_ns() - t0;
+	trace_mrc_ev_retire(qp->ibqp.qp_num, old, e->value, s->last_retire_ns);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_retire);
 
@@ -308,7 +322,7 @@ void mrc_ev_skip(struct mrc_qp *qp, u32 ev)
 	e->ecn++;
 	if (e->state != MRC_EV_STATE_GOOD)
 		return;
-	mrc_ev_set_state(e, MRC_EV_STATE_SKIP);
+	mrc_ev_set_state(qp, e, MRC_EV_STATE_SKIP);
 	mrc_count(qp->mdev, e->plane, MRC_CNT_EV_SKIPS, 1);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_skip);
@@ -327,7 +341,7 @@ static void mrc_ev_probe_answered(struct mrc_qp *qp, u32 ref_ev)
 	if (e) {
 		if (e->state == MRC_EV_STATE_ASSUMED_BAD &&
 		    ++e->probe_ok >= MRC_EV_PROBE_OK) {
-			mrc_ev_set_state(e, MRC_EV_STATE_GOOD);
+			mrc_ev_set_state(qp, e, MRC_EV_STATE_GOOD);
 			mrc_count(qp->mdev, pl, MRC_CNT_EV_RECOVERED, 1);
 		}
 		return;
@@ -566,7 +580,12 @@ static u16 mrc_ev_fresh(struct mrc_evset *s, u8 pl, u32 upto)
 			if (s->ev[i].plane == pl &&
 			    mrc_ev_entropy(s->ev[i].value) == e)
 				break;
-		if (i == upto)
+		if (i < upto)
+			continue;
+		for (i = 0; i < s->nbackup[pl]; i++)
+			if (s->backup[pl][i] == e)
+				break;
+		if (i == s->nbackup[pl])
 			break;
 	}
 	return e;
@@ -586,6 +605,7 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
 	struct mrc_evset *s = qp->evs;
 	u8 planes[MRC_MAX_PLANES];
 	u32 np = 0, i, k;
+	u16 spare;
 
 	for (i = 0; i < MRC_MAX_PLANES; i++) {
 		s->path[i].valid = paths[i].valid;
@@ -597,6 +617,7 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
 	}
 	memset(s->ev, 0, sizeof(s->ev));
 	memset(s->retired, 0, sizeof(s->retired));
+	memset(s->nbackup, 0, sizeof(s->nbackup));
 	s->n = np ? clamp_t(u32, n, np, MRC_EV_MAX) : 0;
 	s->cursor = 0;
 	s->rotation = 0;
@@ -607,14 +628,17 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
 
 		e->plane = pl;
 		e->value = mrc_ev_value(pl, i, mrc_ev_fresh(s, pl, i));
-		mrc_ev_set_state(e, MRC_EV_STATE_GOOD);
+		e->state = MRC_EV_STATE_GOOD;
+		e->changed = ktime_get();
 		s->order[i] = i;
 	}
 	for (k = 0; k < np; k++) {
-		for (i = 0; i < MRC_EV_BACKUP; i++)
-			s->backup[planes[k]][i] =
-				mrc_ev_fresh(s, planes[k], s->n);
-		s->nbackup[planes[k]] = MRC_EV_BACKUP;
+		/* One at a time: each draw keeps clear of those before. */
+		for (i = 0; i < MRC_EV_BACKUP; i++) {
+			spare = mrc_ev_fresh(s, planes[k], s->n);
+			s->backup[planes[k]][i] = spare;
+			s->nbackup[planes[k]] = i + 1;
+		}
 	}
 	if (s->n)
 		mrc_ev_shuffle(s);
@@ -645,6 +669,7 @@ int mrc_ev_init(struct mrc_qp *qp)
 	qp->evs = s;
 	return 0;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_init);
 
 /* No probe runs after this returns; the caller set qp->dead first. */
 void mrc_ev_stop(struct mrc_qp *qp)
@@ -665,3 +690,4 @@ void mrc_ev_destroy(struct mrc_qp *qp)
 	kvfree(s);
 	qp->evs = NULL;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_destroy);

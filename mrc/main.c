@@ -75,9 +75,10 @@ static int __init mrc_init(void)
 		goto err_notifier;
 	}
 
+	mrc_debugfs_init();
 	err = mrc_device_init();
 	if (err)
-		goto err_notifier;
+		goto err_debugfs;
 
 	err = mrc_profile_init();
 	if (err)
@@ -95,6 +96,8 @@ err_profile:
 	mrc_profile_exit();
 err_device:
 	mrc_device_exit();
+err_debugfs:
+	mrc_debugfs_exit();
 err_notifier:
 	unregister_module_notifier(&mrc_module_nb);
 	return err;
@@ -106,6 +109,7 @@ static void __exit mrc_exit(void)
 	mrc_genl_exit();
 	mrc_profile_exit();
 	mrc_device_exit();
+	mrc_debugfs_exit();
 	unregister_module_notifier(&mrc_module_nb);
 	pr_info("unloaded\n");
 }

@@ -85,6 +85,7 @@ struct mrc_plane {
  * @mrs: MRs by key >> 8, looked up under RCU
  * @mr_key: low byte of the next MR key, so a reused index gets a new key
  * @cnt: data path counters by plane
+ * @dbg: debugfs directory (debugfs.c), once registered
  */
 struct mrc_device {
 	struct ib_device ib;
@@ -103,6 +104,7 @@ struct mrc_device {
 	struct xarray mrs;
 	atomic_t mr_key;
 	struct mrc_counters cnt[MRC_MAX_PLANES];
+	struct dentry *dbg;
 };
 
 static inline struct mrc_device *to_mdev(struct ib_device *ib)
@@ -256,6 +258,12 @@ extern unsigned short mrc_udp_port;
 /* device.c */
 int mrc_device_init(void);
 void mrc_device_exit(void);
+
+/* debugfs.c */
+void mrc_debugfs_init(void);
+void mrc_debugfs_exit(void);
+void mrc_debugfs_add(struct mrc_device *mdev);
+void mrc_debugfs_del(struct mrc_device *mdev);
 bool mrc_dev_name_valid(const char *name, struct netlink_ext_ack *extack,
 			const struct nlattr *attr);
 struct mrc_device *mrc_dev_find(struct mrc_net *mn, const char *name);

@@ -338,6 +338,7 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 {
 	struct mrc_device *mdev = to_mdev(ibdev);
 
+	mrc_debugfs_del(mdev);
 	xa_destroy(&mdev->qps);
 	xa_destroy(&mdev->mrs);
 }

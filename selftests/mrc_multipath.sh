@@ -4,7 +4,8 @@
 # One QP over eight planes: its packets are sprayed evenly over all of them, a
 # plane whose link goes down mid-transfer is left (its EVs ASSUMED_BAD) and
 # taken back through probes once the link returns, blackholed EVs are retired,
-# and ECN marks on one plane make the sender skip that plane's EVs. Every transfer is verified end to end
+# random loss and a slow plane are survived, and ECN marks on one plane make the
+# sender skip that plane's EVs. Every transfer is verified end to end
 # and must leave no QP in error; the per-port counters prove the path taken.
 . "$(dirname "$0")/lib.sh"
 
@@ -78,11 +79,19 @@ client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
 # The watcher acts on the client's byte count, not on time, so it works at any speed.
 total=$((64 * 1048576))
 watch_dir=$(mktemp -d)
+# The client's EV table (debugfs) and its EV state changes (the mrc_ev_state
+# tracepoint) are snapshotted while plane 3 is down and read afterwards.
+evs=/sys/kernel/debug/mrc/$MRC_DEV2/evs
+tracing=/sys/kernel/debug/tracing
+echo >"$tracing/trace"
+echo 1 >"$tracing/events/mrc/mrc_ev_state/enable"
+check "plane 3 down and up: mrc_ev_state tracepoint enabled" "0" "$?"
 (
 	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
 	wait_until 300 client_past $((start + total / 4)) || exit 1
 	ip -n "$H1" link set p3 down
 	wait_until 300 client_past $((start + total / 2)) || exit 1
+	cat "$evs" >"$watch_dir/evs_down"
 	mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes >"$watch_dir/p3_at_up"
 	ip -n "$H1" link set p3 up
 	touch "$watch_dir/up"
@@ -102,6 +111,17 @@ check_counter_delta "plane 3 up: probes brought its EVs back (ev_recovered)" \
 check_counter_delta "plane 3 up: it carried data again after the link came back" \
 	"$(cat "$watch_dir/p3_at_up" 2>/dev/null)" "$(mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes)"
 check "plane 3 down and up: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+slot_re='^ +[0-9]+ +[0-9]+ 0x[0-9a-f]{8} '
+check "plane 3 down: debugfs lists the client QP's 128 EVs" "128" \
+	"$(grep -cE "$slot_re" "$watch_dir/evs_down")"
+check "plane 3 down: all 16 EVs of plane 3 are ASSUMED_BAD in debugfs" "16 16" \
+	"$(awk '$2 == 3 && $3 ~ /^0x/ { n++; if ($4 == "ASSUMED_BAD") b++ } END { print n + 0, b + 0 }' \
+		"$watch_dir/evs_down")"
+echo 0 >"$tracing/events/mrc/mrc_ev_state/enable"
+check_match "plane 3: the tracepoint saw its EVs go ASSUMED_BAD" \
+	'plane=3 ev=0x[0-9a-f]+ GOOD -> ASSUMED_BAD' "$(grep -m1 'plane=3 .*GOOD -> ASSUMED_BAD' "$tracing/trace")"
+check_match "plane 3: the tracepoint saw them come back" \
+	'plane=3 ev=0x[0-9a-f]+ ASSUMED_BAD -> GOOD' "$(grep -m1 'plane=3 .*ASSUMED_BAD -> GOOD' "$tracing/trace")"
 rm -rf "$watch_dir"
 
 # (c) a blackhole for half the entropies of plane 2 only: the client's egress drops
@@ -129,6 +149,31 @@ else
 	mrc_fail "blackhole on plane 2: it took '$dropped' of the plane's $pkts packets"
 fi
 check "blackhole on plane 2: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+
+# (d) 1% random loss on every plane of both hosts: repaired selectively, on other
+# paths, and the transfer completes.
+netem_all "$H1" loss 1% && netem_all "$H2" loss 1%
+check "1% loss on every plane: netem installed" "0" "$?"
+retx0=$(sum_counter retransmits)
+check_xfer "1% loss on every plane: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 7
+check_counter_delta "1% loss on every plane: losses were retransmitted" \
+	"$retx0" "$(sum_counter retransmits)"
+check "1% loss on every plane: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+netem_clear "$H1"
+netem_clear "$H2"
+
+# (f) 5 ms more delay on plane 1 only (both directions): the sprayed transfer
+# still completes and no QP fails; the slow plane keeps carrying data.
+tc -n "$H1" qdisc replace dev p1 root netem delay 5ms &&
+	tc -n "$H2" qdisc replace dev p1 root netem delay 5ms
+check "5 ms on plane 1: netem installed" "0" "$?"
+before=$(port_counters tx_bytes)
+check_xfer "5 ms on plane 1: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 8
+read -r -a d <<<"$(deltas "$before" "$(port_counters tx_bytes)")"
+check_counter_delta "5 ms on plane 1: the slow plane still carried data" 0 "${d[1]}"
+check "5 ms on plane 1: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+netem_clear "$H1"
+netem_clear "$H2"
 
 # (e) ECN: plane 5 of the client marks every packet CE (netem "loss 100% ecn"
 # marks ECN-capable packets instead of dropping them). The server echoes each

@@ -277,7 +277,7 @@ enum mrc_plane_state {
 /* State of one entropy value (path); only GOOD EVs carry traffic. */
 enum mrc_ev_state {
 	MRC_EV_STATE_GOOD,
-	MRC_EV_STATE_SKIP,		/* skipped for the current rotation */
+	MRC_EV_STATE_SKIP,		/* sits out its next turn (ECN, trim) */
 	MRC_EV_STATE_ASSUMED_BAD,	/* loss seen; probed until it recovers */
 	MRC_EV_STATE_DENIED		/* set and cleared by the controller */
 };
