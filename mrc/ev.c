@@ -95,9 +95,9 @@ int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
 {
 	struct mrc_evset *s = qp->evs;
 	int fallback = -1, avoided = -1;
+	u32 tries, limit, avoided_rot = 0;
+	u16 avoided_cursor = 0, slot;
 	struct mrc_ev *ev;
-	u32 tries, limit;
-	u16 slot;
 
 	if (!s || !s->n)
 		return -1;
@@ -134,13 +134,25 @@ int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
 			continue;
 		}
 		if (ev->plane == avoid_plane) {
-			if (avoided < 0)
+			if (avoided < 0) {
 				avoided = slot;
+				avoided_cursor = s->cursor;
+				avoided_rot = s->rotation;
+			}
 			continue;
 		}
 		return slot;
 	}
-	return avoided >= 0 ? avoided : fallback;
+	if (avoided >= 0) {
+		/*
+		 * Only the avoided plane works: take its first slot and carry
+		 * on from there, so the next picks do not all land on it.
+		 */
+		s->cursor = avoided_cursor;
+		s->rotation = avoided_rot;
+		return avoided;
+	}
+	return fallback;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_pick);
 
@@ -156,7 +168,7 @@ void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq)
 	struct mrc_ev *e;
 
 	if (slot < 0) {
-		*ev = mrc_ev_value(qp->av.plane, MRC_EV_NO_SLOT, 0);
+		*ev = mrc_ev_untracked(qp->av.plane, 0);
 		*ev_seq = 0;
 		return;
 	}
@@ -182,7 +194,8 @@ static struct mrc_ev *mrc_ev_find(struct mrc_qp *qp, u32 ev)
 	struct mrc_evset *s = qp->evs;
 	u8 slot = mrc_ev_slot(ev);
 
-	if (!s || slot >= s->n || s->ev[slot].value != ev)
+	if (!s || (ev & MRC_EV_F_UNTRACKED) || slot >= s->n ||
+	    s->ev[slot].value != ev)
 		return NULL;
 	return &s->ev[slot];
 }
@@ -209,8 +222,17 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_acked);
 bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq)
 {
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
+	u32 acked;
 
-	return e && (s32)(e->acked_seq - (ev_seq + 2)) > 0;
+	if (ev & MRC_EV_F_UNTRACKED)
+		return false;
+	if (e)
+		acked = e->acked_seq;
+	else if (qp->evs && ev == qp->evs->gone_value)
+		acked = qp->evs->gone_acked;
+	else
+		return false;
+	return (s32)(acked - (ev_seq + 2)) > 0;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_lost);
 
@@ -273,19 +295,25 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
 		return;
 	pl = e->plane;
 	slot = mrc_ev_slot(ev);
-	e->retired++;
 	e->suspect = 0;
+	if (!s->nbackup[pl] &&
+	    mrc_ev_count_state(qp, MRC_EV_STATE_GOOD) <= s->min_active) {
+		mrc_count(qp->mdev, pl, MRC_CNT_EV_FLOOR, 1);
+		return;
+	}
+	e->retired++;
 	mrc_count(qp->mdev, pl, MRC_CNT_EV_ASSUMED_BAD, 1);
+	/* Holes behind this one on the old value are still provably lost. */
+	s->gone_value = ev;
+	s->gone_acked = e->acked_seq;
 	if (s->nbackup[pl]) {
 		mrc_ev_remember(s, pl, mrc_ev_entropy(ev));
 		e->value = mrc_ev_value(pl, slot, s->backup[pl][--s->nbackup[pl]]);
 		e->tx_seq = 0;
 		e->acked_seq = 0;
 		mrc_ev_set_state(qp, e, MRC_EV_STATE_GOOD);
-	} else if (mrc_ev_count_state(qp, MRC_EV_STATE_GOOD) > s->min_active) {
-		mrc_ev_set_state(qp, e, MRC_EV_STATE_ASSUMED_BAD);
 	} else {
-		mrc_count(qp->mdev, pl, MRC_CNT_EV_FLOOR, 1);
+		mrc_ev_set_state(qp, e, MRC_EV_STATE_ASSUMED_BAD);
 	}
 	mrc_ev_arm_probes(qp);
 	s->last_retire_ns = ktime_get_ns() - t0;
@@ -346,7 +374,7 @@ static void mrc_ev_probe_answered(struct mrc_qp *qp, u32 ref_ev)
 		}
 		return;
 	}
-	if (mrc_ev_slot(ref_ev) != MRC_EV_NO_SLOT)
+	if (!(ref_ev & MRC_EV_F_UNTRACKED))
 		return;
 	for (i = 0; i < MRC_EV_RETIRED; i++) {
 		r = &s->retired[pl][i];
@@ -443,8 +471,7 @@ static void mrc_ev_probe_timer(struct timer_list *t)
 			if (!mrc_ev_plane_up(qp, pl) ||
 			    time_before(jiffies, r->probe_at))
 				continue;
-			mrc_ev_probe_one(qp, mrc_ev_value(pl, MRC_EV_NO_SLOT,
-							  r->entropy),
+			mrc_ev_probe_one(qp, mrc_ev_untracked(pl, r->entropy),
 					 &r->probe_ms, &r->probe_at, &out);
 		}
 	}
@@ -621,6 +648,7 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
 	s->n = np ? clamp_t(u32, n, np, MRC_EV_MAX) : 0;
 	s->cursor = 0;
 	s->rotation = 0;
+	s->gone_value = MRC_EV_F_UNTRACKED;
 	s->min_active = max_t(u32, s->n / 4, 1);
 	for (i = 0; i < s->n; i++) {
 		struct mrc_ev *e = &s->ev[i];

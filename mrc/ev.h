@@ -26,17 +26,24 @@
 #define MRC_EV_PROBE_MAX_MS	512
 #define MRC_EV_RESHUFFLE	8	/* rotations between reshuffles */
 #define MRC_EV_ENTROPY_BITS	14	/* UDP source port 0xc000 | entropy */
-#define MRC_EV_NO_SLOT		0xff	/* EV value of a retired entropy */
 
 /*
  * EV value on the wire (BTH.ev, echoed in SACK/NACK ref_ev), opaque to the
- * peer: 31..24 plane, 23..16 slot in the QP's active set (MRC_EV_NO_SLOT
- * for a retired entropy being probed), 13..0 the entropy.
+ * peer: 31..24 plane, 23..16 slot in the QP's active set, 15 set when the
+ * value names no slot (a retired entropy being probed, a packet sent before
+ * the QP had paths, a GSI datagram), 13..0 the entropy.
  */
+#define MRC_EV_F_UNTRACKED	BIT(15)
+
 static inline u32 mrc_ev_value(u8 plane, u8 slot, u16 entropy)
 {
 	return (u32)plane << 24 | (u32)slot << 16 |
 	       (entropy & (BIT(MRC_EV_ENTROPY_BITS) - 1));
+}
+
+static inline u32 mrc_ev_untracked(u8 plane, u16 entropy)
+{
+	return mrc_ev_value(plane, 0, entropy) | MRC_EV_F_UNTRACKED;
 }
 
 static inline u8 mrc_ev_plane(u32 value)
@@ -118,6 +125,8 @@ struct mrc_path {
  * @rnd: rotation shuffles and entropy draws
  * @qp: owner
  * @probe_timer: sends probes to ASSUMED_BAD EVs
+ * @gone_value, @gone_acked: the value the last retirement replaced and its
+ *	acknowledged sequence, so later holes of one SACK on it still count
  * @last_retire_ns: time the last retirement took inside its caller, for
  *	the benchmark: from the loss signal to the new entropy in the slot
  */
@@ -135,11 +144,13 @@ struct mrc_evset {
 	struct rnd_state rnd;
 	struct mrc_qp *qp;
 	struct timer_list probe_timer;
+	u32 gone_value;
+	u32 gone_acked;
 	u64 last_retire_ns;
 };
 
 /* The GSI QP's datagrams have one path per AH and no EV set. */
-#define MRC_UD_EV	mrc_ev_value(0, MRC_EV_NO_SLOT, 0)
+#define MRC_UD_EV	mrc_ev_untracked(0, 0)
 
 extern unsigned int mrc_ev_count;
 

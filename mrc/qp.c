@@ -44,6 +44,15 @@ static int mrc_qp_check_init(const struct ib_qp_init_attr *init)
 	return 0;
 }
 
+/* Until QPs name a CC profile (control-plane issue): the defaults. */
+static void mrc_qp_cc_init(struct mrc_qp *qp)
+{
+	struct mrc_ccprof_cfg cfg;
+
+	mrc_ccprof_defaults(&cfg);
+	mrc_cc_init(&qp->req.cc, &cfg);
+}
+
 static void mrc_qp_free(struct mrc_qp *qp)
 {
 	mrc_queue_free(&qp->sq);
@@ -68,6 +77,7 @@ static int mrc_qp_alloc_state(struct mrc_qp *qp)
 	qp->req.ctx = kvcalloc(nsq, qp->req.ctx_size, GFP_KERNEL);
 	qp->req.ring_size = MRC_WINDOW_DEFAULT;
 	qp->req.window = MRC_SEND_WINDOW;
+	mrc_qp_cc_init(qp);
 	qp->req.ring = kvcalloc(qp->req.ring_size, sizeof(*qp->req.ring),
 				GFP_KERNEL);
 	qp->resp.rctx_size = ALIGN(sizeof(struct mrc_recv_ctx) +
@@ -251,6 +261,7 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.rttvar_us = 0;
 	qp->req.have_high = false;
 	qp->req.window = MRC_SEND_WINDOW;
+	mrc_qp_cc_init(qp);
 	mrc_resp_reset(qp);
 }
 

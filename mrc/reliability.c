@@ -137,19 +137,20 @@ static void mrc_rel_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)
  * A SACK covers @psn.  READ PSNs wait for their responses instead.  Any
  * newly acknowledged PSN proves the path alive: the retry count restarts.
  */
-static void mrc_rel_ack(struct mrc_qp *qp, u32 psn)
+static u32 mrc_rel_ack(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
 
-	if (!(slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ))) {
-		mrc_ev_acked(qp, slot->ev, slot->ev_seq);
-		mrc_rel_slot_done(qp, slot);
-		qp->req.timeouts = 0;
-	}
+	if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ))
+		return 0;
+	mrc_ev_acked(qp, slot->ev, slot->ev_seq);
+	mrc_rel_slot_done(qp, slot);
+	qp->req.timeouts = 0;
+	return slot->len;
 }
 
-/* RFC 6298's estimator, on the send times the peer reflects. */
-static void mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
+/* RFC 6298's estimator, on the send times the peer reflects; the sample. */
+static u32 mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
 {
 	struct mrc_req *req = &qp->req;
 	u64 now = ktime_get_ns(), rtt;
@@ -158,19 +159,20 @@ static void mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
 	/* Karn: a retransmission's echo cannot tell which copy it was. */
 	if (!(h->sack.flags & MRC_SACK_F_TS_VALID) ||
 	    (h->sack.flags & MRC_SACK_F_RTX) || h->sack.ref_ts > now)
-		return;
+		return 0;
 	rtt = now - h->sack.ref_ts;
 	if (rtt > 10ULL * NSEC_PER_SEC)
-		return;
+		return 0;
 	us = max_t(u32, div_u64(rtt, NSEC_PER_USEC), 1);
 	if (!req->srtt_us) {
 		req->srtt_us = us;
 		req->rttvar_us = us / 2;
-		return;
+		return us;
 	}
 	dev = abs((s32)(req->srtt_us - us));
 	req->rttvar_us = req->rttvar_us - req->rttvar_us / 4 + dev / 4;
 	req->srtt_us = req->srtt_us - req->srtt_us / 8 + us / 8;
+	return us;
 }
 
 /* Move psn_una past what is acknowledged and complete finished WQEs. */
@@ -210,7 +212,8 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		      struct sk_buff_head *out)
 {
 	struct mrc_req *req = &qp->req;
-	u32 cum = h->sack.cum_psn, p, i;
+	u32 cum = h->sack.cum_psn, p, i, bytes = 0, cuts;
+	u8 m = h->sack.flags & MRC_SACK_F_M_MASK;
 
 	if (!mrc_rel_requester_active(qp))
 		return;
@@ -223,7 +226,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 
 	if (mrc_psn_after(cum, req->psn_una)) {
 		for (p = req->psn_una; p != cum; p = mrc_psn_add(p, 1))
-			mrc_rel_ack(qp, p);
+			bytes += mrc_rel_ack(qp, p);
 		p = mrc_psn_add(cum, MRC_PSN_MASK);	/* cum - 1 */
 		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
 			req->psn_high = p;
@@ -236,16 +239,19 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		p = mrc_psn_add(h->sack.sack_psn, i);
 		if (!mrc_rel_in_flight(qp, p))
 			continue;
-		mrc_rel_ack(qp, p);
+		bytes += mrc_rel_ack(qp, p);
 		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
 			req->psn_high = p;
 			req->have_high = true;
 		}
 	}
 	req->window = clamp_t(u32, h->sack.window, 1, MRC_SEND_WINDOW);
-	mrc_rel_rtt_sample(qp, h);
-	mrc_ev_verdict(qp, h->sack.ref_ev, h->sack.flags & MRC_SACK_F_M_MASK,
-		       h->sack.flags & MRC_SACK_F_PROBE);
+	cuts = req->cc.decreases;
+	mrc_cc_ack(&req->cc, bytes, m == MRC_SACK_M_SKIP_ONCE,
+		   mrc_rel_rtt_sample(qp, h));
+	if (req->cc.decreases != cuts)
+		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_CC_DECREASES, 1);
+	mrc_ev_verdict(qp, h->sack.ref_ev, m, h->sack.flags & MRC_SACK_F_PROBE);
 	mrc_rel_advance(qp);
 	if (qp->state == IB_QPS_ERR)
 		return;

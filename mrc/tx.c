@@ -280,7 +280,8 @@ static bool mrc_req_build(struct mrc_qp *qp, struct mrc_send_ctx *ctx,
 
 	for (;;) {
 		u32 inflight = mrc_psn_fwd(req->psn_next, req->psn_una);
-		u32 cap = min(req->window, req->ring_size);
+		u32 cap = min3(req->window, req->ring_size,
+			       mrc_cc_window(&req->cc, qp->mtu));
 		u32 psn = req->psn_next, off = req->send_off;
 		struct sk_buff *skb;
 		u32 room;

@@ -55,6 +55,7 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_EV_PROBES].name	= "ev_probes_tx",
 	[MRC_CNT_EV_FLOOR].name	= "ev_floor_held",
 	[MRC_CNT_RX_ECN_CE].name	= "rx_ecn_ce",
+	[MRC_CNT_CC_DECREASES].name	= "cc_decreases",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_CNT_MAX);

@@ -321,6 +321,45 @@ enum mrc_wqe_state {
 	MRC_WQE_DONE,		/* acknowledged; waits for in-order completion */
 };
 
+/* Quadrants of the NSCC table (cc.c). */
+enum mrc_cc_quadrant {
+	MRC_CC_PROPORTIONAL,
+	MRC_CC_FAIR,
+	MRC_CC_DECREASE,
+	MRC_CC_HOLD,
+};
+
+/* Proportional increase: eta bytes per this many bytes acknowledged. */
+#define MRC_CC_UNIT	1024
+
+/**
+ * struct mrc_cc - congestion window of a requester (cc.c), bytes
+ * @cwnd: the window
+ * @base_rtt_us: lowest RTT seen; @delay_us: the last RTT above it
+ * @target_us: queueing delay the window aims at
+ * @epoch_acked, @epoch_marked: bytes acknowledged in this window, and of
+ *	those the ones whose SACK echoed CE
+ * @decreased: this window has had its decrease
+ * @decreases: decreases applied so far (for the counter)
+ * @min_cwnd, @max_cwnd, @gamma, @max_md_jump, @eta, @fi: from the CC profile
+ */
+struct mrc_cc {
+	u32 cwnd;
+	u32 base_rtt_us;
+	u32 delay_us;
+	u32 target_us;
+	u32 epoch_acked;
+	u32 epoch_marked;
+	bool decreased;
+	u32 decreases;
+	u32 min_cwnd;
+	u32 max_cwnd;
+	u32 gamma;
+	u32 max_md_jump;
+	u32 eta;
+	u32 fi;
+};
+
 /**
  * struct mrc_req - requester state of a QP, under mrc_qp.lock
  * @psn_next: PSN of the next new packet
@@ -333,6 +372,7 @@ enum mrc_wqe_state {
  * @ring: per-PSN state of [@psn_una, @psn_next)
  * @ring_size: entries in @ring, a power of two >= @window
  * @window: PSNs the peer accepts (its MPR)
+ * @cc: congestion window; the requester sends within both
  * @srtt_us: smoothed RTT from reflected timestamps (0: no sample yet)
  * @rttvar_us: its mean deviation
  * @timeouts: consecutive retransmit timeouts without progress
@@ -353,6 +393,7 @@ struct mrc_req {
 	struct mrc_tx_slot *ring;
 	u32 ring_size;
 	u32 window;
+	struct mrc_cc cc;
 	u32 srtt_us;
 	u32 rttvar_us;
 	u8 timeouts;
@@ -549,6 +590,7 @@ enum mrc_counter {
 	MRC_CNT_EV_PROBES,
 	MRC_CNT_EV_FLOOR,
 	MRC_CNT_RX_ECN_CE,
+	MRC_CNT_CC_DECREASES,
 	MRC_CNT_MAX
 };
 

@@ -181,6 +181,7 @@ netem_clear "$H2"
 tc -n "$H2" qdisc replace dev p5 root netem loss 100% ecn
 check "ECN on plane 5: netem marking installed" "0" "$?"
 ce0=$(mrc_counter "$H1" "$MRC_DEV1" 6 rx_ecn_ce)
+cuts0=$(mrc_counter_sum "$H2" "$MRC_DEV2" cc_decreases)
 skips0=$(mrc_counter "$H2" "$MRC_DEV2" 6 ev_skips)
 before=$(port_counters tx_bytes)
 check_xfer "ECN on plane 5: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 5
@@ -188,6 +189,8 @@ after=$(port_counters tx_bytes)
 tc -n "$H2" qdisc del dev p5 root
 check_counter_delta "ECN on plane 5: the server saw CE marks on port 6 (rx_ecn_ce)" \
 	"$ce0" "$(mrc_counter "$H1" "$MRC_DEV1" 6 rx_ecn_ce)"
+check_counter_delta "ECN on plane 5: the client's NSCC window decreased (cc_decreases)" \
+	"$cuts0" "$(mrc_counter_sum "$H2" "$MRC_DEV2" cc_decreases)"
 check_counter_delta "ECN on plane 5: the client skipped its EVs (ev_skips)" \
 	"$skips0" "$(mrc_counter "$H2" "$MRC_DEV2" 6 ev_skips)"
 read -r -a d <<<"$(deltas "$before" "$after")"

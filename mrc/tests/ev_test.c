@@ -1,0 +1,1075 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "mrc-ev": the EV set and paths of mrc/ev.c.  The fixture's
+ * device gets eight planes that are up, and the QP an active set installed
+ * over them.  The suite proves that the set is split equally over the
+ * planes with distinct entropies and spares; that the rotation uses every
+ * usable slot once per pass, finds a lone GOOD slot across reshuffles, and
+ * never takes a slot that is ASSUMED_BAD, DENIED, sitting out its turn
+ * after congestion, or on a plane that went down; that a loss on an EV
+ * retires it (a spare entropy of the same plane, else ASSUMED_BAD, never
+ * below the floor), as does suspicion twice in a row; that probe answers
+ * bring slots and retired entropies back; and, through the real requester
+ * of tx.c and the SACK handling of reliability.c, that the path of a lost
+ * packet is retired inside the very call that learns of the loss, and the
+ * packet goes again on another plane.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/timer.h>
+
+#include "qp_fixture.h"
+
+#define EV_PLANES	8
+#define EV_N		128
+#define EV_PER_PLANE	(EV_N / EV_PLANES)
+#define EV_SQ_PSN	5000
+#define EV_REMOTE_VA	0x6600000000ULL
+#define EV_REMOTE_RKEY	0x2468
+
+/* Runs of the stand-in probe timer: they prove a probe was scheduled. */
+static atomic_t ev_probe_runs;
+
+/*
+ * The fixture's device has no network namespace and its planes no netdev:
+ * a real probe would be sent through them.  The stand-in only notes that
+ * the timer fired.
+ */
+static void ev_probe_stub(struct timer_list *t)
+{
+	atomic_inc(&ev_probe_runs);
+}
+
+/* Only this suite writes the pointers, from the case's own thread. */
+static struct mrc_plane *ev_plane(struct tf *f, u32 i)
+{
+	return rcu_dereference_protected(f->mdev->planes[i], true);
+}
+
+static u64 ev_cnt(struct tf *f, u32 pl, enum mrc_counter c)
+{
+	return atomic64_read(&f->mdev->cnt[pl].c[c]);
+}
+
+static u64 ev_cnt_all(struct tf *f, enum mrc_counter c)
+{
+	u64 n = 0;
+	u32 pl;
+
+	for (pl = 0; pl < MRC_MAX_PLANES; pl++)
+		n += ev_cnt(f, pl, c);
+	return n;
+}
+
+/* A new active set of @n EVs over the planes in @mask, as modify_qp does. */
+static void ev_install_mask(struct tf *f, u32 mask, u32 n)
+{
+	struct mrc_path *paths;
+	u32 i;
+
+	paths = kunit_kcalloc(f->test, MRC_MAX_PLANES, sizeof(*paths),
+			      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(f->test, paths);
+	for (i = 0; i < MRC_MAX_PLANES; i++) {
+		paths[i].valid = mask & BIT(i);
+		paths[i].av.family = AF_INET;
+		paths[i].av.plane = i;
+		paths[i].av.saddr.v4 = htonl(0x0a000001 | i << 8);
+		paths[i].av.daddr.v4 = htonl(0x0a000002 | i << 8);
+	}
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_install(f->qp, paths, n);
+	spin_unlock_bh(&f->qp->lock);
+}
+
+static void ev_install(struct tf *f, u32 n)
+{
+	ev_install_mask(f, GENMASK(EV_PLANES - 1, 0), n);
+}
+
+/* The ev.c calls, each under qp->lock as the data path makes them. */
+static int ev_pick(struct tf *f, int avoid_plane)
+{
+	int slot;
+
+	spin_lock_bh(&f->qp->lock);
+	slot = mrc_ev_pick(f->qp, avoid_plane);
+	spin_unlock_bh(&f->qp->lock);
+	return slot;
+}
+
+/* A pick that must land on an active slot. */
+static u32 ev_pick_slot(struct tf *f, int avoid_plane)
+{
+	int slot = ev_pick(f, avoid_plane);
+
+	KUNIT_ASSERT_GE(f->test, slot, 0);
+	KUNIT_ASSERT_LT(f->test, slot, (int)f->qp->evs->n);
+	return slot;
+}
+
+static u32 ev_send(struct tf *f, int slot, u32 *ev)
+{
+	u32 seq;
+
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_sent(f->qp, slot, ev, &seq);
+	spin_unlock_bh(&f->qp->lock);
+	return seq;
+}
+
+static void ev_acked(struct tf *f, u32 ev, u32 seq)
+{
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_acked(f->qp, ev, seq);
+	spin_unlock_bh(&f->qp->lock);
+}
+
+static bool ev_lost(struct tf *f, u32 ev, u32 seq)
+{
+	bool lost;
+
+	spin_lock_bh(&f->qp->lock);
+	lost = mrc_ev_lost(f->qp, ev, seq);
+	spin_unlock_bh(&f->qp->lock);
+	return lost;
+}
+
+static void ev_retire(struct tf *f, u32 ev)
+{
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_retire(f->qp, ev);
+	spin_unlock_bh(&f->qp->lock);
+}
+
+static void ev_suspect(struct tf *f, u32 ev)
+{
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_suspect(f->qp, ev);
+	spin_unlock_bh(&f->qp->lock);
+}
+
+static void ev_skip(struct tf *f, u32 ev)
+{
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_skip(f->qp, ev);
+	spin_unlock_bh(&f->qp->lock);
+}
+
+static void ev_verdict(struct tf *f, u32 ev, u8 m, bool probe)
+{
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_verdict(f->qp, ev, m, probe);
+	spin_unlock_bh(&f->qp->lock);
+}
+
+static u32 ev_retired_used(struct tf *f, u32 pl)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < MRC_EV_RETIRED; i++)
+		n += f->qp->evs->retired[pl][i].used;
+	return n;
+}
+
+/* The retired entry of plane @pl holding @entropy, or NULL. */
+static struct mrc_ev_spare *ev_retired_find(struct tf *f, u32 pl, u16 entropy)
+{
+	struct mrc_ev_spare *r = f->qp->evs->retired[pl];
+	u32 i;
+
+	for (i = 0; i < MRC_EV_RETIRED; i++)
+		if (r[i].used && r[i].entropy == entropy)
+			return &r[i];
+	return NULL;
+}
+
+/* A GOOD slot, the first from @from on; the case needs one to exist. */
+static u32 ev_good_slot(struct tf *f, u32 from)
+{
+	struct mrc_evset *s = f->qp->evs;
+	u32 i;
+
+	for (i = from; i < s->n; i++)
+		if (s->ev[i].state == MRC_EV_STATE_GOOD)
+			return i;
+	KUNIT_ASSERT_FAILURE(f->test, "no GOOD slot from %u on", from);
+	return 0;
+}
+
+static int ev_init(struct kunit *test)
+{
+	struct mrc_plane *plane;
+	struct tf *f;
+	u32 i;
+	int err;
+
+	err = tf_init(test);
+	if (err)
+		return err;
+	f = test->priv;
+
+	/*
+	 * The fixture's QP got route caches for its one port.  They go
+	 * before nports changes (mrc_ev_destroy() frees nports of them) and
+	 * come back for all eight after, so tf_exit() frees what exists.
+	 */
+	mrc_ev_destroy(f->qp);
+	for (i = 0; i < EV_PLANES; i++) {
+		plane = kunit_kzalloc(test, sizeof(*plane), GFP_KERNEL);
+		if (!plane)
+			return -ENOMEM;
+		plane->mdev = f->mdev;
+		plane->index = i;
+		plane->up = true;
+		RCU_INIT_POINTER(f->mdev->planes[i], plane);
+	}
+	f->mdev->nplanes = EV_PLANES;
+	f->mdev->nports = EV_PLANES;
+	err = mrc_ev_init(f->qp);
+	if (err)
+		return err;
+	/* Never armed yet: it can be set up again. */
+	timer_setup(&f->qp->evs->probe_timer, ev_probe_stub, 0);
+	atomic_set(&ev_probe_runs, 0);
+
+	tf_set_psn(f, 100, EV_SQ_PSN);
+	ev_install(f, EV_N);
+	return 0;
+}
+
+static void ev_exit(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	u32 i;
+
+	/*
+	 * KUnit frees the planes after this returns; tf_exit() destroys the
+	 * QP, whose evs still has eight route caches (nports stays 8).
+	 */
+	if (f && f->mdev)
+		for (i = 0; i < EV_PLANES; i++)
+			RCU_INIT_POINTER(f->mdev->planes[i], NULL);
+	tf_exit(test);
+}
+
+static void ev_install_splits_planes(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 per_plane[EV_PLANES] = {};
+	bool in_order[EV_N] = {};
+	u32 i, j, pl;
+
+	KUNIT_ASSERT_EQ(test, s->n, EV_N);
+	KUNIT_EXPECT_EQ(test, s->min_active, EV_N / 4);
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
+			EV_N);
+	for (i = 0; i < EV_N; i++) {
+		const struct mrc_ev *e = &s->ev[i];
+		u16 ent = mrc_ev_entropy(e->value);
+
+		KUNIT_ASSERT_LT(test, e->plane, EV_PLANES);
+		per_plane[e->plane]++;
+		KUNIT_EXPECT_EQ(test, e->state, MRC_EV_STATE_GOOD);
+		/* The value names its own plane and slot, nothing else. */
+		KUNIT_EXPECT_EQ(test, e->value, mrc_ev_value(e->plane, i, ent));
+		KUNIT_EXPECT_EQ(test, mrc_ev_plane(e->value), e->plane);
+		KUNIT_EXPECT_EQ(test, mrc_ev_slot(e->value), i);
+		/* Two slots of a plane on one entropy would be one path. */
+		for (j = 0; j < i; j++)
+			if (s->ev[j].plane == e->plane)
+				KUNIT_EXPECT_NE(test,
+						mrc_ev_entropy(s->ev[j].value),
+						ent);
+		/* The rotation order is a permutation of the slots. */
+		KUNIT_ASSERT_LT(test, s->order[i], EV_N);
+		KUNIT_EXPECT_FALSE(test, in_order[s->order[i]]);
+		in_order[s->order[i]] = true;
+	}
+	for (pl = 0; pl < EV_PLANES; pl++) {
+		KUNIT_EXPECT_EQ(test, per_plane[pl], EV_PER_PLANE);
+		KUNIT_EXPECT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP);
+		KUNIT_EXPECT_EQ(test, ev_retired_used(f, pl), 0U);
+		KUNIT_EXPECT_TRUE(test, s->path[pl].valid);
+		KUNIT_EXPECT_EQ(test, s->path[pl].av.plane, pl);
+		/* A spare must differ from every active entropy it may join. */
+		for (j = 0; j < MRC_EV_BACKUP; j++)
+			for (i = 0; i < EV_N; i++)
+				if (s->ev[i].plane == pl)
+					KUNIT_EXPECT_NE(test,
+							mrc_ev_entropy(s->ev[i].value),
+							s->backup[pl][j]);
+	}
+	for (pl = EV_PLANES; pl < MRC_MAX_PLANES; pl++)
+		KUNIT_EXPECT_FALSE(test, s->path[pl].valid);
+}
+
+/*
+ * The spares of a plane become active entropies when slots retire: two
+ * equal spares would put two slots on one path.  One install has a ~1.4%
+ * chance of a pair if they are not drawn apart, so many installs are done.
+ */
+static void ev_install_spares_distinct(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 round, pl, i, j;
+
+	for (round = 0; round < 500; round++) {
+		ev_install(f, EV_N);
+		for (pl = 0; pl < EV_PLANES; pl++) {
+			KUNIT_ASSERT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP);
+			for (i = 0; i < MRC_EV_BACKUP; i++)
+				for (j = 0; j < i; j++)
+					KUNIT_ASSERT_NE_MSG(test,
+							    s->backup[pl][i],
+							    s->backup[pl][j],
+							    "install %u plane %u",
+							    round, pl);
+		}
+	}
+}
+
+static void ev_install_clamps_and_splits(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 i, per0 = 0, per5 = 0, ev, seq;
+
+	/* Two planes, an odd count: the first plane gets the extra slot. */
+	ev_install_mask(f, BIT(0) | BIT(5), 7);
+	KUNIT_ASSERT_EQ(test, s->n, 7);
+	KUNIT_EXPECT_EQ(test, s->min_active, 1);
+	for (i = 0; i < s->n; i++) {
+		KUNIT_EXPECT_EQ(test, mrc_ev_plane(s->ev[i].value),
+				s->ev[i].plane);
+		per0 += s->ev[i].plane == 0;
+		per5 += s->ev[i].plane == 5;
+	}
+	KUNIT_EXPECT_EQ(test, per0, 4);
+	KUNIT_EXPECT_EQ(test, per5, 3);
+	KUNIT_EXPECT_FALSE(test, s->path[1].valid);
+	/* No slot of a plane without a path is ever picked. */
+	for (i = 0; i < 10 * 7; i++) {
+		u32 slot = ev_pick_slot(f, -1);
+
+		KUNIT_ASSERT_TRUE(test, s->ev[slot].plane == 0 ||
+				  s->ev[slot].plane == 5);
+	}
+
+	/* Fewer EVs than planes: every plane still gets one. */
+	ev_install(f, 3);
+	KUNIT_EXPECT_EQ(test, s->n, EV_PLANES);
+	/* More than the set holds: clamped. */
+	ev_install(f, 1000);
+	KUNIT_EXPECT_EQ(test, s->n, MRC_EV_MAX);
+	KUNIT_EXPECT_EQ(test, s->min_active, MRC_EV_MAX / 4);
+
+	/* No path at all: no set, and a packet leaves on the QP's AV. */
+	ev_install_mask(f, 0, EV_N);
+	KUNIT_EXPECT_EQ(test, s->n, 0);
+	KUNIT_EXPECT_EQ(test, ev_pick(f, -1), -1);
+	seq = ev_send(f, -1, &ev);
+	KUNIT_EXPECT_EQ(test, ev, mrc_ev_untracked(f->qp->av.plane, 0));
+	KUNIT_EXPECT_EQ(test, seq, 0);
+}
+
+static void ev_pick_rotation_fair(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 per_plane[EV_PLANES] = {};
+	u32 *count, r, i;
+
+	count = kunit_kcalloc(test, EV_N, sizeof(*count), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, count);
+	for (r = 1; r <= 10; r++) {
+		for (i = 0; i < EV_N; i++)
+			count[ev_pick_slot(f, -1)]++;
+		/* One rotation, reshuffled or not, is every slot once. */
+		for (i = 0; i < EV_N; i++)
+			KUNIT_ASSERT_EQ_MSG(test, count[i], r, "slot %u", i);
+	}
+	/* Ten passes are rotations 0..9, across the reshuffle at 8. */
+	KUNIT_EXPECT_EQ(test, s->rotation, 9);
+	for (i = 0; i < EV_N; i++)
+		per_plane[s->ev[i].plane] += count[i];
+	for (i = 0; i < EV_PLANES; i++)
+		KUNIT_EXPECT_EQ(test, per_plane[i], 10 * EV_PER_PLANE);
+}
+
+static void ev_pick_never_bad_or_denied(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 *count, i, good = 0, bad = 0, denied = 0;
+
+	count = kunit_kcalloc(test, EV_N, sizeof(*count), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, count);
+	for (i = 0; i < EV_N; i++) {
+		if (s->ev[i].plane == 1) {
+			s->ev[i].state = MRC_EV_STATE_ASSUMED_BAD;
+			bad++;
+		} else if (i % 5 == 0) {
+			s->ev[i].state = MRC_EV_STATE_DENIED;
+			denied++;
+		} else {
+			good++;
+		}
+	}
+	/* The GOOD ones keep sharing evenly: six passes, six each. */
+	for (i = 0; i < 6 * good; i++) {
+		u32 slot = ev_pick_slot(f, -1);
+
+		KUNIT_ASSERT_EQ_MSG(test, s->ev[slot].state, MRC_EV_STATE_GOOD,
+				    "pick %u took slot %u", i, slot);
+		count[slot]++;
+	}
+	for (i = 0; i < EV_N; i++)
+		KUNIT_EXPECT_EQ(test, count[i],
+				s->ev[i].state == MRC_EV_STATE_GOOD ? 6U : 0U);
+	/* Passing over a slot changes nothing about it. */
+	KUNIT_EXPECT_EQ(test,
+			mrc_ev_count_state(f->qp, MRC_EV_STATE_ASSUMED_BAD),
+			bad);
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_DENIED),
+			denied);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+
+	/* Nothing usable at all: the packet still goes somewhere. */
+	for (i = 0; i < EV_N; i++)
+		s->ev[i].state = MRC_EV_STATE_DENIED;
+	ev_pick_slot(f, -1);
+}
+
+/*
+ * One GOOD slot among DENIED ones: each pick scans from where the last one
+ * stopped, across the end of the rotation.  Every MRC_EV_RESHUFFLE-th end
+ * reshuffles the order, and the scan must still find the one GOOD slot
+ * rather than give up and fall back to a DENIED one.
+ */
+static void ev_pick_lone_good_across_reshuffles(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 lone = 77;
+	u32 i;
+
+	for (i = 0; i < EV_N; i++)
+		if (i != lone)
+			s->ev[i].state = MRC_EV_STATE_DENIED;
+	/* Each pick ends one rotation: 64 reshuffles. */
+	for (i = 0; i < 64 * MRC_EV_RESHUFFLE; i++)
+		KUNIT_ASSERT_EQ_MSG(test, ev_pick_slot(f, -1), lone,
+				    "pick %u, rotation %u", i, s->rotation);
+	KUNIT_EXPECT_GE(test, s->rotation, 64 * MRC_EV_RESHUFFLE - 1);
+}
+
+static void ev_pick_avoids_plane(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const int p = 2;
+	u32 i, slot;
+
+	for (i = 0; i < 3 * EV_N; i++) {
+		slot = ev_pick_slot(f, p);
+		KUNIT_ASSERT_NE(test, s->ev[slot].plane, p);
+	}
+
+	/* Only plane p works: a retransmission takes it rather than none. */
+	for (i = 0; i < EV_N; i++)
+		if (s->ev[i].plane != p)
+			s->ev[i].state = i & 1 ? MRC_EV_STATE_ASSUMED_BAD :
+						 MRC_EV_STATE_DENIED;
+	for (i = 0; i < 3 * EV_N; i++) {
+		slot = ev_pick_slot(f, p);
+		KUNIT_ASSERT_EQ(test, s->ev[slot].plane, p);
+		KUNIT_ASSERT_EQ(test, s->ev[slot].state, MRC_EV_STATE_GOOD);
+	}
+}
+
+static void ev_pick_plane_down(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 i, slot, pl;
+
+	WRITE_ONCE(ev_plane(f, 3)->up, false);
+	/* Two passes: every slot of plane 3 is met at least once. */
+	for (i = 0; i < 2 * EV_N; i++) {
+		slot = ev_pick_slot(f, -1);
+		KUNIT_ASSERT_NE(test, s->ev[slot].plane, 3);
+	}
+	for (i = 0; i < EV_N; i++)
+		KUNIT_EXPECT_EQ(test, s->ev[i].state,
+				s->ev[i].plane == 3 ? MRC_EV_STATE_ASSUMED_BAD :
+						      MRC_EV_STATE_GOOD);
+	/* Each slot counted once, when it was found on the dead plane. */
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, 3, MRC_CNT_EV_ASSUMED_BAD),
+			EV_PER_PLANE);
+	for (pl = 0; pl < MRC_MAX_PLANES; pl++)
+		if (pl != 3)
+			KUNIT_EXPECT_EQ(test,
+					ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD),
+					0);
+	/* They are probed now. */
+	KUNIT_EXPECT_TRUE(test, timer_pending(&s->probe_timer) ||
+			  atomic_read(&ev_probe_runs));
+
+	/* The plane back up does not bring them back: probes do. */
+	WRITE_ONCE(ev_plane(f, 3)->up, true);
+	for (i = 0; i < EV_N; i++) {
+		slot = ev_pick_slot(f, -1);
+		KUNIT_ASSERT_NE(test, s->ev[slot].plane, 3);
+	}
+}
+
+static void ev_retire_takes_spare(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 k = 37;
+	struct mrc_ev *e = &s->ev[k];
+	u32 old = e->value, ev, pl;
+	u8 plane = e->plane;
+	u16 spare = s->backup[plane][MRC_EV_BACKUP - 1];
+	struct mrc_ev_spare *r;
+
+	/* Traffic on the old entropy, so its per-EV order is not fresh. */
+	ev_send(f, k, &ev);
+	ev_send(f, k, &ev);
+	ev_acked(f, old, 0);
+
+	ev_retire(f, old);
+	KUNIT_EXPECT_EQ(test, e->state, MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, e->plane, plane);
+	/* The plane keeps its share: same slot, a spare of the same plane. */
+	KUNIT_EXPECT_EQ(test, e->value, mrc_ev_value(plane, k, spare));
+	KUNIT_EXPECT_NE(test, mrc_ev_entropy(e->value), mrc_ev_entropy(old));
+	KUNIT_EXPECT_EQ(test, e->losses, 1);
+	KUNIT_EXPECT_EQ(test, s->nbackup[plane], MRC_EV_BACKUP - 1);
+	for (pl = 0; pl < EV_PLANES; pl++)
+		if (pl != plane)
+			KUNIT_EXPECT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP);
+	/* The lost entropy is remembered, to be probed. */
+	KUNIT_EXPECT_EQ(test, ev_retired_used(f, plane), 1);
+	r = ev_retired_find(f, plane, mrc_ev_entropy(old));
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->probe_ok, 0);
+	KUNIT_EXPECT_TRUE(test, timer_pending(&s->probe_timer) ||
+			  atomic_read(&ev_probe_runs));
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, plane, MRC_CNT_EV_ASSUMED_BAD), 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
+			EV_N);
+
+	/* The new entropy's packets start their own order. */
+	KUNIT_EXPECT_EQ(test, ev_send(f, k, &ev), 0);
+	KUNIT_EXPECT_EQ(test, ev, e->value);
+
+	/* A second report of the old value is stale: nothing moves. */
+	ev_retire(f, old);
+	KUNIT_EXPECT_EQ(test, e->value, mrc_ev_value(plane, k, spare));
+	KUNIT_EXPECT_EQ(test, e->state, MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, e->losses, 1);
+	KUNIT_EXPECT_EQ(test, s->nbackup[plane], MRC_EV_BACKUP - 1);
+	KUNIT_EXPECT_EQ(test, ev_retired_used(f, plane), 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
+}
+
+static void ev_retire_without_spare_and_floor(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 k = 5, old = s->ev[k].value, i, good, a, b;
+	u8 pl = s->ev[k].plane;
+
+	s->nbackup[pl] = 0;
+	ev_retire(f, old);
+	/* No spare: the slot itself is probed, on the same entropy. */
+	KUNIT_EXPECT_EQ(test, s->ev[k].state, MRC_EV_STATE_ASSUMED_BAD);
+	KUNIT_EXPECT_EQ(test, s->ev[k].value, old);
+	KUNIT_EXPECT_EQ(test, s->nbackup[pl], 0);
+	KUNIT_EXPECT_EQ(test, ev_retired_used(f, pl), 0);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD), 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_FLOOR), 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
+			EV_N - 1);
+	/* Never picked again until a probe brings it back. */
+	for (i = 0; i < 2 * EV_N; i++)
+		KUNIT_ASSERT_NE(test, ev_pick_slot(f, -1), k);
+
+	/* No spares anywhere, one GOOD slot above the floor. */
+	memset(s->nbackup, 0, sizeof(s->nbackup));
+	good = mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD);
+	for (i = EV_N - 1; good > s->min_active + 1U; i--) {
+		if (s->ev[i].state == MRC_EV_STATE_GOOD) {
+			s->ev[i].state = MRC_EV_STATE_ASSUMED_BAD;
+			good--;
+		}
+	}
+	KUNIT_ASSERT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
+			s->min_active + 1U);
+
+	a = ev_good_slot(f, 0);
+	ev_retire(f, s->ev[a].value);
+	KUNIT_EXPECT_EQ(test, s->ev[a].state, MRC_EV_STATE_ASSUMED_BAD);
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
+			s->min_active);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_FLOOR), 0);
+
+	/* At the floor a loss may not take another path away. */
+	b = ev_good_slot(f, a + 1);
+	ev_retire(f, s->ev[b].value);
+	KUNIT_EXPECT_EQ(test, s->ev[b].state, MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
+			s->min_active);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, s->ev[b].plane, MRC_CNT_EV_FLOOR), 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_FLOOR), 1);
+}
+
+static void ev_loss_attribution(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 k = 11, j = 12;
+	u32 ev, value = s->ev[k].value, stale, i;
+
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, ev_send(f, k, &ev), i);
+		KUNIT_EXPECT_EQ(test, ev, value);
+	}
+	KUNIT_EXPECT_EQ(test, s->ev[k].tx_pkts, 4);
+
+	/* Nothing acknowledged: nothing is known lost. */
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, value, 0));
+
+	/*
+	 * The third arrived.  One path keeps order, so the first is lost;
+	 * the second is not yet, the one packet of margin a host's own
+	 * reordering is allowed.
+	 */
+	ev_acked(f, value, 2);
+	KUNIT_EXPECT_TRUE(test, ev_lost(f, value, 0));
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, value, 1));
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, value, 2));
+	/* The fourth settles the second. */
+	ev_acked(f, value, 3);
+	KUNIT_EXPECT_TRUE(test, ev_lost(f, value, 1));
+	/* A late acknowledgment of an earlier one takes nothing back. */
+	ev_acked(f, value, 0);
+	KUNIT_EXPECT_TRUE(test, ev_lost(f, value, 1));
+	KUNIT_EXPECT_EQ(test, s->ev[k].acked_seq, 4);
+
+	/* Another slot's order is its own. */
+	ev_send(f, j, &ev);
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, s->ev[j].value, 0));
+
+	/* A value the slot no longer carries is never lost. */
+	stale = mrc_ev_value(s->ev[k].plane, k, mrc_ev_entropy(value) ^ 1);
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, stale, 0));
+	ev_acked(f, stale, 9);
+	KUNIT_EXPECT_EQ(test, s->ev[k].acked_seq, 4);
+	ev_retire(f, value);
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, value, 0));
+
+	/* The order is modulo 2^32. */
+	s->ev[j].tx_seq = U32_MAX - 1;
+	s->ev[j].acked_seq = U32_MAX - 1;
+	KUNIT_EXPECT_EQ(test, ev_send(f, j, &ev), U32_MAX - 1);
+	KUNIT_EXPECT_EQ(test, ev_send(f, j, &ev), U32_MAX);
+	KUNIT_EXPECT_EQ(test, ev_send(f, j, &ev), 0);
+	ev_acked(f, ev, 0);
+	KUNIT_EXPECT_EQ(test, s->ev[j].acked_seq, 1);
+	KUNIT_EXPECT_TRUE(test, ev_lost(f, ev, U32_MAX - 1));
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, ev, U32_MAX));
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, ev, 0));
+}
+
+/*
+ * Overdue by distance alone is no proof of a loss, but twice in a row
+ * with nothing heard from the path in between retires it.
+ */
+static void ev_suspect_twice_retires(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 k = 30;
+	struct mrc_ev *e = &s->ev[k];
+	u32 value = e->value;
+	u8 pl = e->plane;
+
+	ev_suspect(f, value);
+	KUNIT_EXPECT_EQ(test, e->value, value);
+	KUNIT_EXPECT_EQ(test, e->suspect, 1);
+	/* An acknowledgment on the path clears the suspicion... */
+	ev_acked(f, value, 0);
+	KUNIT_EXPECT_EQ(test, e->suspect, 0);
+	ev_suspect(f, value);
+	KUNIT_EXPECT_EQ(test, e->value, value);
+	/* ... and so does a SACK that came back over it. */
+	ev_verdict(f, value, MRC_SACK_M_NONE, false);
+	KUNIT_EXPECT_EQ(test, e->suspect, 0);
+	ev_suspect(f, value);
+	KUNIT_EXPECT_EQ(test, e->value, value);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+
+	/* The second in a row: retired, a spare takes the slot. */
+	ev_suspect(f, value);
+	KUNIT_EXPECT_NE(test, e->value, value);
+	KUNIT_EXPECT_EQ(test, e->suspect, 0);
+	KUNIT_EXPECT_EQ(test, e->state, MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP - 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD), 1);
+
+	/* Suspicion of the old value is stale. */
+	ev_suspect(f, value);
+	ev_suspect(f, value);
+	KUNIT_EXPECT_EQ(test, e->suspect, 0);
+	KUNIT_EXPECT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP - 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
+}
+
+static void ev_skip_sits_out_one_turn(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 k = 90, bad = 91;
+	u32 i, slot, hits = 0, rot;
+	u8 pl = s->ev[k].plane;
+
+	ev_skip(f, s->ev[k].value);
+	KUNIT_EXPECT_EQ(test, s->ev[k].state, MRC_EV_STATE_SKIP);
+	KUNIT_EXPECT_EQ(test, s->ev[k].ecn, 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_SKIPS), 1);
+
+	/* Skipped at the start of rotation 0: none of its picks. */
+	for (i = 0; i < EV_N - 1; i++) {
+		slot = ev_pick_slot(f, -1);
+		KUNIT_ASSERT_NE(test, slot, k);
+	}
+	KUNIT_EXPECT_EQ(test, s->rotation, 0);
+
+	/* Its turn is over: rotation 1 takes it once, GOOD again. */
+	for (i = 0; i < EV_N; i++)
+		hits += ev_pick_slot(f, -1) == k;
+	KUNIT_EXPECT_EQ(test, hits, 1);
+	KUNIT_EXPECT_EQ(test, s->rotation, 1);
+	KUNIT_EXPECT_EQ(test, s->ev[k].state, MRC_EV_STATE_GOOD);
+
+	/*
+	 * Skipped after its turn in this rotation: it sits out the next
+	 * rotation's turn and comes back in the one after.
+	 */
+	while (ev_pick_slot(f, -1) != k)
+		KUNIT_ASSERT_LT(test, s->rotation, 3);
+	rot = s->rotation;
+	ev_skip(f, s->ev[k].value);
+	while (ev_pick_slot(f, -1) != k)
+		KUNIT_ASSERT_LT(test, s->rotation, rot + 3);
+	KUNIT_EXPECT_EQ(test, s->rotation, rot + 2);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_SKIPS), 2);
+
+	/* Congestion on a path already given up changes nothing. */
+	s->ev[bad].state = MRC_EV_STATE_ASSUMED_BAD;
+	ev_skip(f, s->ev[bad].value);
+	KUNIT_EXPECT_EQ(test, s->ev[bad].state, MRC_EV_STATE_ASSUMED_BAD);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_SKIPS), 2);
+}
+
+static void ev_probe_answers_recover(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 k = 20, j = 21;
+	u32 value = s->ev[k].value, old, answer;
+	u8 pl = s->ev[k].plane, pj = s->ev[j].plane;
+	u16 lost;
+
+	s->nbackup[pl] = 0;
+	ev_retire(f, value);
+	KUNIT_ASSERT_EQ(test, s->ev[k].state, MRC_EV_STATE_ASSUMED_BAD);
+
+	/* One answer is not enough. */
+	ev_verdict(f, value, MRC_SACK_M_NONE, true);
+	KUNIT_EXPECT_EQ(test, s->ev[k].state, MRC_EV_STATE_ASSUMED_BAD);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 0);
+	ev_verdict(f, value, MRC_SACK_M_NONE, true);
+	KUNIT_EXPECT_EQ(test, s->ev[k].state, MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, s->ev[k].value, value);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_RECOVERED), 1);
+	/* A late answer for a GOOD slot counts nothing. */
+	ev_verdict(f, value, MRC_SACK_M_NONE, true);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 1);
+
+	/* A retired entropy comes back as a spare of its plane. */
+	old = s->ev[j].value;
+	lost = mrc_ev_entropy(old);
+	ev_retire(f, old);
+	KUNIT_ASSERT_EQ(test, s->nbackup[pj], MRC_EV_BACKUP - 1);
+	KUNIT_ASSERT_NOT_NULL(test, ev_retired_find(f, pj, lost));
+	answer = mrc_ev_untracked(pj, lost);
+	ev_verdict(f, answer, MRC_SACK_M_NONE, true);
+	KUNIT_EXPECT_NOT_NULL(test, ev_retired_find(f, pj, lost));
+	KUNIT_EXPECT_EQ(test, s->nbackup[pj], MRC_EV_BACKUP - 1);
+	ev_verdict(f, answer, MRC_SACK_M_NONE, true);
+	KUNIT_EXPECT_NULL(test, ev_retired_find(f, pj, lost));
+	KUNIT_EXPECT_EQ(test, ev_retired_used(f, pj), 0);
+	KUNIT_ASSERT_EQ(test, s->nbackup[pj], MRC_EV_BACKUP);
+	KUNIT_EXPECT_EQ(test, s->backup[pj][MRC_EV_BACKUP - 1], lost);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 2);
+
+	/* An answer for an entropy nobody retired changes nothing. */
+	ev_verdict(f, mrc_ev_untracked(pj, lost ^ 1),
+		   MRC_SACK_M_NONE, true);
+	ev_verdict(f, mrc_ev_untracked(pj, lost ^ 1),
+		   MRC_SACK_M_NONE, true);
+	KUNIT_EXPECT_EQ(test, s->nbackup[pj], MRC_EV_BACKUP);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 2);
+}
+
+static void ev_verdict_dispatch(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 a = 40, b = 41, c = 42;
+	u32 vb = s->ev[b].value;
+	u8 pb = s->ev[b].plane;
+
+	/* A CE mark on the SACKed packet: skip that path for a rotation. */
+	ev_verdict(f, s->ev[a].value, MRC_SACK_M_SKIP_ONCE, false);
+	KUNIT_EXPECT_EQ(test, s->ev[a].state, MRC_EV_STATE_SKIP);
+
+	/* The receiver asks to stop using the path: retired. */
+	ev_verdict(f, vb, MRC_SACK_M_ALWAYS_SKIP, false);
+	KUNIT_EXPECT_NE(test, s->ev[b].value, vb);
+	KUNIT_EXPECT_EQ(test, s->nbackup[pb], MRC_EV_BACKUP - 1);
+	KUNIT_EXPECT_NOT_NULL(test, ev_retired_find(f, pb,
+						    mrc_ev_entropy(vb)));
+
+	/* Only a probe's answer counts towards recovery, not a data SACK. */
+	s->ev[c].state = MRC_EV_STATE_ASSUMED_BAD;
+	ev_verdict(f, s->ev[c].value, MRC_SACK_M_NONE, false);
+	ev_verdict(f, s->ev[c].value, MRC_SACK_M_NONE, false);
+	KUNIT_EXPECT_EQ(test, s->ev[c].state, MRC_EV_STATE_ASSUMED_BAD);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 0);
+}
+
+/* Post a signaled RDMA WRITE of MR bytes [@off, +@len), as librxe would. */
+static void ev_post_write(struct tf *f, u64 wr_id, u32 off, u32 len)
+{
+	struct mrc_queue *sq = &f->qp->sq;
+	u32 prod = sq->buf->producer_index & sq->index_mask;
+	struct rxe_send_wqe *w = mrc_queue_elem(sq, prod);
+
+	KUNIT_ASSERT_NE(f->test, mrc_queue_next(sq, prod), sq->index);
+	memset(w, 0, sizeof(*w) + sizeof(w->dma.sge[0]));
+	w->wr.wr_id = wr_id;
+	w->wr.opcode = IB_WR_RDMA_WRITE;
+	w->wr.send_flags = IB_SEND_SIGNALED;
+	w->wr.wr.rdma.remote_addr = EV_REMOTE_VA + off;
+	w->wr.wr.rdma.rkey = EV_REMOTE_RKEY;
+	w->dma.length = len;
+	w->dma.resid = len;
+	w->dma.num_sge = 1;
+	w->dma.sge[0].addr = TF_MR_IOVA + off;
+	w->dma.sge[0].length = len;
+	w->dma.sge[0].lkey = TF_MR_KEY;
+	/* The WQE must be complete before the requester can see the index. */
+	smp_store_release(&sq->buf->producer_index,
+			  mrc_queue_next(sq, prod));
+}
+
+static void ev_sack(struct tf *f, u32 cum, u64 bitmap)
+{
+	struct mrc_hdrs h = {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = cum,
+		.sack = {
+			.cum_psn = cum,
+			.sack_psn = cum,
+			.bitmap = bitmap,
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+
+	tf_sack_rcv(f, &h);
+}
+
+/* The WRITE of the end-to-end cases: @rot rotations of one EV per plane. */
+static void ev_spray(struct tf *f, u32 rot, u32 *ev_of)
+{
+	struct kunit *test = f->test;
+	struct mrc_evset *s = f->qp->evs;
+	struct mrc_hdrs h;
+	u32 i, j, slot;
+
+	ev_install(f, EV_PLANES);
+	KUNIT_ASSERT_EQ(test, s->n, EV_PLANES);
+	ev_post_write(f, 1, 0, rot * EV_PLANES * TF_MTU);
+	tf_req_run(f);
+	for (i = 0; i < rot * EV_PLANES; i++) {
+		tf_pop(f, &h);
+		KUNIT_ASSERT_EQ(test, h.psn, EV_SQ_PSN + i);
+		KUNIT_ASSERT_EQ(test, h.flags & MRC_BTH_F_RTX, 0);
+		ev_of[i] = h.ev;
+		/* Every packet leaves on a slot's current value. */
+		slot = mrc_ev_slot(h.ev);
+		KUNIT_ASSERT_LT(test, slot, EV_PLANES);
+		KUNIT_ASSERT_EQ(test, s->ev[slot].value, h.ev);
+	}
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&f->out), 0U);
+	/* The first rotation sprays over all eight planes. */
+	for (i = 0; i < EV_PLANES; i++)
+		for (j = 0; j < i; j++)
+			KUNIT_ASSERT_NE(test, mrc_ev_plane(ev_of[i]),
+					mrc_ev_plane(ev_of[j]));
+}
+
+/* Index of the @nth packet (from 0) in @ev_of[0, @n) that carried @ev. */
+static u32 ev_nth_on(struct tf *f, const u32 *ev_of, u32 n, u32 ev, u32 nth)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (ev_of[i] == ev && !nth--)
+			return i;
+	KUNIT_ASSERT_FAILURE(f->test, "EV %#x carried fewer packets", ev);
+	return 0;
+}
+
+#define EV_E2E_ROT	3
+
+/*
+ * The data path end to end: one EV per plane, a WRITE of three rotations'
+ * worth of packets.  A SACK that carries the third packet of the first
+ * packet's EV, and neither of the two before it, says that path dropped
+ * the first (the second may still be reordered by the host): the EV must
+ * be retired before mrc_rel_sack_rcv() returns, and the first packet must
+ * go again on another plane.
+ */
+static void ev_sack_retires_lost_path(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 ev_of[EV_E2E_ROT * EV_PLANES], third, old, slot;
+	struct mrc_hdrs h;
+	u8 pl;
+
+	ev_spray(f, EV_E2E_ROT, ev_of);
+	old = ev_of[0];
+	slot = mrc_ev_slot(old);
+	pl = mrc_ev_plane(old);
+	third = ev_nth_on(f, ev_of, ARRAY_SIZE(ev_of), old, 2);
+
+	ev_sack(f, EV_SQ_PSN, BIT_ULL(third));
+
+	/* Retired in the call: the slot carries a spare of the same plane. */
+	KUNIT_EXPECT_NE(test, s->ev[slot].value, old);
+	KUNIT_EXPECT_EQ(test, mrc_ev_plane(s->ev[slot].value), pl);
+	KUNIT_EXPECT_EQ(test, mrc_ev_slot(s->ev[slot].value), slot);
+	KUNIT_EXPECT_EQ(test, s->ev[slot].state, MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP - 1);
+	KUNIT_EXPECT_NOT_NULL(test, ev_retired_find(f, pl,
+						    mrc_ev_entropy(old)));
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD), 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
+
+	/* The lost packet, and only it, went again, off the losing plane. */
+	tf_pop(f, &h);
+	KUNIT_EXPECT_EQ(test, h.psn, EV_SQ_PSN);
+	KUNIT_EXPECT_TRUE(test, h.flags & MRC_BTH_F_RTX);
+	KUNIT_EXPECT_NE(test, mrc_ev_plane(h.ev), pl);
+	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(h.ev)].value, h.ev);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, EV_SQ_PSN);
+}
+
+#define EV_DEAD_ROT	6
+
+/*
+ * A path that delivers nothing never has a later packet of its own
+ * acknowledged, so only distance can tell.  Every packet but those of one
+ * EV arrives: the first of its packets MRC_REORDER_THRESH below the highest
+ * SACKed PSN makes it suspect, the second retires it, in the same call,
+ * and both go again on other planes.
+ */
+static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 ev_of[EV_DEAD_ROT * EV_PLANES], dead, slot, high = 0, i;
+	u32 overdue[EV_DEAD_ROT], n = 0;
+	u64 bitmap = 0;
+	struct mrc_hdrs h;
+	u8 pl;
+
+	ev_spray(f, EV_DEAD_ROT, ev_of);
+	dead = ev_of[0];
+	slot = mrc_ev_slot(dead);
+	pl = mrc_ev_plane(dead);
+	for (i = 0; i < ARRAY_SIZE(ev_of); i++) {
+		if (ev_of[i] != dead) {
+			bitmap |= BIT_ULL(i);
+			high = i;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(ev_of); i++)
+		if (ev_of[i] == dead && high - i >= MRC_REORDER_THRESH)
+			overdue[n++] = i;
+	/* No reshuffle in six rotations: the dead EV's first two. */
+	KUNIT_ASSERT_EQ(test, n, MRC_EV_SUSPECT_MAX);
+
+	ev_sack(f, EV_SQ_PSN, bitmap);
+
+	KUNIT_EXPECT_NE(test, s->ev[slot].value, dead);
+	KUNIT_EXPECT_EQ(test, mrc_ev_plane(s->ev[slot].value), pl);
+	KUNIT_EXPECT_EQ(test, s->ev[slot].state, MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, s->ev[slot].suspect, 0);
+	KUNIT_EXPECT_NOT_NULL(test, ev_retired_find(f, pl,
+						    mrc_ev_entropy(dead)));
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD), 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
+	for (i = 0; i < n; i++) {
+		tf_pop(f, &h);
+		KUNIT_EXPECT_EQ(test, h.psn, EV_SQ_PSN + overdue[i]);
+		KUNIT_EXPECT_TRUE(test, h.flags & MRC_BTH_F_RTX);
+		KUNIT_EXPECT_NE(test, mrc_ev_plane(h.ev), pl);
+	}
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), n);
+}
+
+static struct kunit_case mrc_ev_cases[] = {
+	KUNIT_CASE(ev_install_splits_planes),
+	KUNIT_CASE(ev_install_spares_distinct),
+	KUNIT_CASE(ev_install_clamps_and_splits),
+	KUNIT_CASE(ev_pick_rotation_fair),
+	KUNIT_CASE(ev_pick_never_bad_or_denied),
+	KUNIT_CASE(ev_pick_lone_good_across_reshuffles),
+	KUNIT_CASE(ev_pick_avoids_plane),
+	KUNIT_CASE(ev_pick_plane_down),
+	KUNIT_CASE(ev_retire_takes_spare),
+	KUNIT_CASE(ev_retire_without_spare_and_floor),
+	KUNIT_CASE(ev_loss_attribution),
+	KUNIT_CASE(ev_suspect_twice_retires),
+	KUNIT_CASE(ev_skip_sits_out_one_turn),
+	KUNIT_CASE(ev_probe_answers_recover),
+	KUNIT_CASE(ev_verdict_dispatch),
+	KUNIT_CASE(ev_sack_retires_lost_path),
+	KUNIT_CASE(ev_sack_dead_path_retired_by_suspicion),
+	{}
+};
+
+static struct kunit_suite mrc_ev_suite = {
+	.name = "mrc-ev",
+	.init = ev_init,
+	.exit = ev_exit,
+	.test_cases = mrc_ev_cases,
+};
+
+kunit_test_suite(mrc_ev_suite);
