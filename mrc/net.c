@@ -213,23 +213,42 @@ void mrc_net_sockets_exit(struct net *net)
 }
 
 /**
- * mrc_net_alloc() - an skb for one MRC packet
- * @qp: the QP that sends it
- * @len: bytes of the MRC packet, ICRC included
+ * mrc_net_pkt() - a new MRC packet with the headers of @h
+ * @h: the headers; h->payload_len bytes of room follow them
  *
- * Return: an skb with @len bytes of tail room after enough head room for the
- * link, IP and UDP headers of any plane, or NULL.
+ * The caller puts the payload, then seals with mrc_net_seal().  Head room
+ * is left for the link, IP and UDP headers of any plane.
+ *
+ * Return: the skb, data at the BTH, or NULL when out of memory.
  */
-struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, unsigned int len)
+struct sk_buff *mrc_net_pkt(const struct mrc_hdrs *h)
 {
 	unsigned int head = LL_MAX_HEADER + MRC_NET_HEADROOM;
 	struct sk_buff *skb;
+	int hlen;
 
-	skb = alloc_skb(head + len, GFP_ATOMIC | __GFP_NOWARN);
+	hlen = mrc_wire_hdr_len(h->opcode, h->flags);
+	if (WARN_ON_ONCE(hlen < 0))
+		return NULL;
+	skb = alloc_skb(head + hlen + h->payload_len + MRC_ICRC_LEN,
+			GFP_ATOMIC | __GFP_NOWARN);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, head);
+	if (mrc_wire_encode(h, skb_put(skb, hlen), hlen) != hlen) {
+		/* Our own headers broke a wire rule: a bug, not an input. */
+		WARN_ON_ONCE(1);
+		kfree_skb(skb);
+		return NULL;
+	}
 	return skb;
+}
+
+/* The ICRC after the payload: the packet is complete. */
+void mrc_net_seal(struct sk_buff *skb)
+{
+	skb_put(skb, MRC_ICRC_LEN);
+	mrc_icrc_seal(skb->data, skb->len);
 }
 
 /* The UDP source port carries the EV's entropy: what ECMP hashes on. */

@@ -534,16 +534,8 @@ static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr)
 
 	if (mrc_queue_next(&qp->sq, prod) == qp->sq.index)
 		return -ENOMEM;
-	switch (wr->opcode) {
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-	case IB_WR_SEND:
-	case IB_WR_SEND_WITH_IMM:
-	case IB_WR_RDMA_READ:
-		break;
-	default:
+	if (!mrc_wr_opcode_ok(wr->opcode))
 		return -EOPNOTSUPP;
-	}
 	if (wr->num_sge < 0 || wr->num_sge > MRC_MAX_SGE)
 		return -EINVAL;
 

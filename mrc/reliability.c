@@ -14,20 +14,10 @@
 /* A control packet (SACK, NACK, PROBE) with its ICRC, or NULL. */
 struct sk_buff *mrc_rel_ctl_skb(struct mrc_qp *qp, const struct mrc_hdrs *c)
 {
-	struct sk_buff *skb;
-	int hlen;
+	struct sk_buff *skb = mrc_net_pkt(c);
 
-	hlen = mrc_wire_hdr_len(c->opcode, c->flags);
-	skb = mrc_net_alloc(qp, hlen + MRC_ICRC_LEN);
-	if (!skb)
-		return NULL;
-	if (mrc_wire_encode(c, skb_put(skb, hlen), hlen) != hlen) {
-		WARN_ON_ONCE(1);
-		kfree_skb(skb);
-		return NULL;
-	}
-	skb_put(skb, MRC_ICRC_LEN);
-	mrc_icrc_seal(skb->data, skb->len);
+	if (skb)
+		mrc_net_seal(skb);
 	return skb;
 }
 

@@ -223,7 +223,6 @@ static void mrc_resp_read(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		u32 off = i * qp->mtu, pay = min(qp->mtu, h->dma_len - off);
 		struct mrc_hdrs c = {};
 		struct sk_buff *skb;
-		int hlen;
 
 		c.opcode = mrc_rresp_opcode(!i, i == npkts - 1);
 		c.dqpn = qp->attr.dest_qp_num;
@@ -233,19 +232,12 @@ static void mrc_resp_read(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		c.va = off;
 		c.dma_len = h->dma_len;
 		c.payload_len = pay;
-		hlen = mrc_wire_hdr_len(c.opcode, 0);
-		skb = mrc_net_alloc(qp, hlen + pay + MRC_ICRC_LEN);
+		skb = mrc_net_pkt(&c);
 		if (!skb)
 			return;
-		if (mrc_wire_encode(&c, skb_put(skb, hlen), hlen) != hlen) {
-			WARN_ON_ONCE(1);
-			kfree_skb(skb);
-			return;
-		}
 		mrc_mr_copy(mr, h->va + off, skb_put(skb, pay), pay,
 			    MRC_FROM_MR);
-		skb_put(skb, MRC_ICRC_LEN);
-		mrc_icrc_seal(skb->data, skb->len);
+		mrc_net_seal(skb);
 		__skb_queue_tail(out, skb);
 	}
 }

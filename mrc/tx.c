@@ -57,16 +57,8 @@ static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
 	ctx->status = IB_WC_SUCCESS;
 	ctx->num_sge = 0;
 
-	switch (ctx->opcode) {
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-	case IB_WR_SEND:
-	case IB_WR_SEND_WITH_IMM:
-	case IB_WR_RDMA_READ:
-		break;
-	default:
+	if (!mrc_wr_opcode_ok(ctx->opcode))
 		return -EOPNOTSUPP;
-	}
 
 	if (ctx->send_flags & IB_SEND_INLINE) {
 		length = READ_ONCE(w->dma.length);
@@ -86,33 +78,6 @@ static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
 	ctx->length = length;
 	ctx->npkts = max_t(u32, DIV_ROUND_UP(ctx->length, qp->mtu), 1);
 	return 0;
-}
-
-static void mrc_req_seal(struct sk_buff *skb)
-{
-	skb_put(skb, MRC_ICRC_LEN);
-	mrc_icrc_seal(skb->data, skb->len);
-}
-
-/* Headers of @h into a new skb with room for @payload bytes after them. */
-static struct sk_buff *mrc_req_skb(struct mrc_qp *qp, struct mrc_hdrs *h)
-{
-	struct sk_buff *skb;
-	int hlen;
-
-	hlen = mrc_wire_hdr_len(h->opcode, h->flags);
-	if (hlen < 0)
-		return NULL;
-	skb = mrc_net_alloc(qp, hlen + h->payload_len + MRC_ICRC_LEN);
-	if (!skb)
-		return NULL;
-	if (mrc_wire_encode(h, skb_put(skb, hlen), hlen) != hlen) {
-		/* Our own headers broke a wire rule: a bug, not an input. */
-		WARN_ON_ONCE(1);
-		kfree_skb(skb);
-		return NULL;
-	}
-	return skb;
 }
 
 /*
@@ -157,9 +122,9 @@ static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
 	/* One request answers for the whole rest of the chunk. */
 	for (i = 0; i < slot->chunk_left; i++)
 		mrc_slot(qp, mrc_psn_add(psn, i))->sent_ns = now;
-	skb = mrc_req_skb(qp, &h);
+	skb = mrc_net_pkt(&h);
 	if (skb)
-		mrc_req_seal(skb);
+		mrc_net_seal(skb);
 	return skb;
 }
 
@@ -217,7 +182,7 @@ struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
 		h.imm = ctx->imm;
 	h.payload_len = slot->len;
 
-	skb = mrc_req_skb(qp, &h);
+	skb = mrc_net_pkt(&h);
 	if (!skb)
 		return NULL;
 	dst = skb_put(skb, slot->len);
@@ -233,7 +198,7 @@ struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
 			return ERR_PTR(err);
 		}
 	}
-	mrc_req_seal(skb);
+	mrc_net_seal(skb);
 	slot->sent_ns = ktime_get_ns();
 	mrc_count(mdev, qp->av.plane, MRC_CNT_TX_DATA, 1);
 	return skb;

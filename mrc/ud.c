@@ -55,7 +55,7 @@ static int mrc_ud_post_one(struct mrc_qp *qp, const struct ib_send_wr *wr)
 	struct mrc_hdrs h = {};
 	struct sk_buff *skb;
 	u64 len = 0, off = 0;
-	int hlen, i, err;
+	int i, err;
 	u8 *dst;
 
 	if (wr->opcode != IB_WR_SEND || !ud->ah)
@@ -75,15 +75,10 @@ static int mrc_ud_post_one(struct mrc_qp *qp, const struct ib_send_wr *wr)
 						   ud->remote_qkey;
 	h.src_qpn = qp->ibqp.qp_num;
 	h.payload_len = len;
-	hlen = mrc_wire_hdr_len(h.opcode, 0);
 
-	skb = mrc_net_alloc(qp, hlen + len + MRC_ICRC_LEN);
+	skb = mrc_net_pkt(&h);
 	if (!skb)
 		return -ENOMEM;
-	if (mrc_wire_encode(&h, skb_put(skb, hlen), hlen) != hlen) {
-		kfree_skb(skb);
-		return -EINVAL;
-	}
 	dst = skb_put(skb, len);
 	for (i = 0; i < wr->num_sge; i++) {
 		struct rxe_sge sge = {
@@ -100,8 +95,7 @@ static int mrc_ud_post_one(struct mrc_qp *qp, const struct ib_send_wr *wr)
 		}
 		off += sge.length;
 	}
-	skb_put(skb, MRC_ICRC_LEN);
-	mrc_icrc_seal(skb->data, skb->len);
+	mrc_net_seal(skb);
 
 	mrc_ud_cb(skb)->av = to_mah(ud->ah)->av;
 	skb_queue_tail(&qp->ud_txq, skb);

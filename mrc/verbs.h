@@ -607,6 +607,21 @@ int mrc_av_from_attr(struct mrc_device *mdev, struct mrc_av *av,
 		     const struct rdma_ah_attr *attr);
 extern const struct ib_device_ops mrc_dev_ops;
 
+/* The send opcodes an RC QP carries (kernel and user WQEs alike). */
+static inline bool mrc_wr_opcode_ok(u32 opcode)
+{
+	switch (opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_RDMA_READ:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* qp.c */
 int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata);
@@ -652,7 +667,8 @@ void mrc_rel_timer(struct timer_list *t);
 /* net.c: sockets and transmit */
 int mrc_net_sockets_init(struct net *net);
 void mrc_net_sockets_exit(struct net *net);
-struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, unsigned int len);
+struct sk_buff *mrc_net_pkt(const struct mrc_hdrs *h);
+void mrc_net_seal(struct sk_buff *skb);
 void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
 		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list);
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list);
