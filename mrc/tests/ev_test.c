@@ -4,15 +4,17 @@
  * device gets eight planes that are up, and the QP an active set installed
  * over them.  The suite proves that the set is split equally over the
  * planes with distinct entropies and spares; that the rotation uses every
- * usable slot once per pass, finds a lone GOOD slot across reshuffles, and
+ * usable slot once per pass, finds a lone GOOD slot across reshuffles,
  * never takes a slot that is ASSUMED_BAD, DENIED, sitting out its turn
- * after congestion, or on a plane that went down; that a loss on an EV
- * retires it (a spare entropy of the same plane, else ASSUMED_BAD, never
- * below the floor), as does suspicion twice in a row; that probe answers
- * bring slots and retired entropies back; and, through the real requester
- * of tx.c and the SACK handling of reliability.c, that the path of a lost
- * packet is retired inside the very call that learns of the loss, and the
- * packet goes again on another plane.
+ * after congestion, or on a plane that went down, and walks the slots of
+ * the one plane left to retransmissions that avoid it; that a loss on an
+ * EV retires it (a spare entropy of the same plane, else ASSUMED_BAD,
+ * never below the floor, which counts a refusal as nothing else), as does
+ * suspicion twice in a row; that probe answers bring slots and retired
+ * entropies back; and, through the real requester of tx.c and the SACK
+ * handling of reliability.c, that the path of a lost packet is retired
+ * inside the very call that learns of the loss, and the packet goes again
+ * on another plane, as does a second one lost on the same path.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -490,6 +492,68 @@ static void ev_pick_avoids_plane(struct kunit *test)
 	}
 }
 
+/*
+ * EV_PER_PLANE picks avoiding plane @p when only @p has usable slots, from
+ * a fresh rotation: each takes the next of @p's slots rather than the first
+ * one again, and the rotation goes on after the last one taken, without a
+ * pass over the whole order for each.
+ */
+static void ev_pick_walk_avoided(struct tf *f, int p)
+{
+	struct kunit *test = f->test;
+	struct mrc_evset *s = f->qp->evs;
+	bool taken[EV_N] = {};
+	u32 i, slot, last = 0;
+
+	KUNIT_ASSERT_EQ(test, s->cursor, 0);
+	KUNIT_ASSERT_EQ(test, s->rotation, 0);
+	for (i = 0; i < EV_PER_PLANE; i++) {
+		slot = ev_pick_slot(f, p);
+		KUNIT_ASSERT_EQ_MSG(test, s->ev[slot].plane, p, "pick %u", i);
+		KUNIT_EXPECT_EQ(test, s->ev[slot].state, MRC_EV_STATE_GOOD);
+		KUNIT_ASSERT_FALSE_MSG(test, taken[slot],
+				       "pick %u took slot %u again", i, slot);
+		taken[slot] = true;
+		last = slot;
+	}
+	/* All of the plane's slots once: one rotation, not one per pick. */
+	KUNIT_EXPECT_EQ(test, s->rotation, 0);
+	/* The next packet takes the slot after the last one, not that one. */
+	KUNIT_EXPECT_NE(test, ev_pick_slot(f, -1), last);
+}
+
+/*
+ * A burst of retransmissions off plane p, when p is all that works: they
+ * take p's slots in turn instead of piling onto one path, whether the
+ * other planes' slots are DENIED or their planes went down.
+ */
+static void ev_pick_avoided_plane_rotates(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const int p = 6;
+	u32 i, pl;
+
+	for (i = 0; i < EV_N; i++)
+		if (s->ev[i].plane != p)
+			s->ev[i].state = MRC_EV_STATE_DENIED;
+	ev_pick_walk_avoided(f, p);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+
+	ev_install(f, EV_N);
+	for (pl = 0; pl < EV_PLANES; pl++)
+		if (pl != p)
+			WRITE_ONCE(ev_plane(f, pl)->up, false);
+	ev_pick_walk_avoided(f, p);
+	/* The first pick found every other slot down, once each. */
+	KUNIT_EXPECT_EQ(test,
+			mrc_ev_count_state(f->qp, MRC_EV_STATE_ASSUMED_BAD),
+			EV_N - EV_PER_PLANE);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD),
+			EV_N - EV_PER_PLANE);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, p, MRC_CNT_EV_ASSUMED_BAD), 0);
+}
+
 static void ev_pick_plane_down(struct kunit *test)
 {
 	struct tf *f = test->priv;
@@ -583,7 +647,7 @@ static void ev_retire_without_spare_and_floor(struct kunit *test)
 {
 	struct tf *f = test->priv;
 	struct mrc_evset *s = f->qp->evs;
-	u32 k = 5, old = s->ev[k].value, i, good, a, b;
+	u32 k = 5, old = s->ev[k].value, i, good, a, b, vb;
 	u8 pl = s->ev[k].plane;
 
 	s->nbackup[pl] = 0;
@@ -618,23 +682,37 @@ static void ev_retire_without_spare_and_floor(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->ev[a].state, MRC_EV_STATE_ASSUMED_BAD);
 	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
 			s->min_active);
+	KUNIT_EXPECT_EQ(test, s->ev[a].retired, 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 2);
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_FLOOR), 0);
 
-	/* At the floor a loss may not take another path away. */
+	/*
+	 * At the floor a loss may not take another path away, and a path
+	 * kept is not counted as retired either: only the floor counts it,
+	 * however often it is refused.
+	 */
 	b = ev_good_slot(f, a + 1);
-	ev_retire(f, s->ev[b].value);
-	KUNIT_EXPECT_EQ(test, s->ev[b].state, MRC_EV_STATE_GOOD);
-	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
-			s->min_active);
-	KUNIT_EXPECT_EQ(test, ev_cnt(f, s->ev[b].plane, MRC_CNT_EV_FLOOR), 1);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_FLOOR), 1);
+	vb = s->ev[b].value;
+	for (i = 1; i <= 2; i++) {
+		ev_retire(f, vb);
+		KUNIT_EXPECT_EQ(test, s->ev[b].state, MRC_EV_STATE_GOOD);
+		KUNIT_EXPECT_EQ(test, s->ev[b].value, vb);
+		KUNIT_EXPECT_EQ(test, s->ev[b].retired, 0);
+		KUNIT_EXPECT_EQ(test,
+				mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
+				s->min_active);
+		KUNIT_EXPECT_EQ(test, ev_cnt(f, s->ev[b].plane,
+					     MRC_CNT_EV_FLOOR), i);
+		KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_FLOOR), i);
+		KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 2);
+	}
 }
 
 static void ev_loss_attribution(struct kunit *test)
 {
 	struct tf *f = test->priv;
 	struct mrc_evset *s = f->qp->evs;
-	const u32 k = 11, j = 12;
+	const u32 k = 11, j = 12, o = 13;
 	u32 ev, value = s->ev[k].value, stale, i;
 
 	for (i = 0; i < 4; i++) {
@@ -667,12 +745,32 @@ static void ev_loss_attribution(struct kunit *test)
 	ev_send(f, j, &ev);
 	KUNIT_EXPECT_FALSE(test, ev_lost(f, s->ev[j].value, 0));
 
-	/* A value the slot no longer carries is never lost. */
+	/* A value the slot does not carry is never lost... */
 	stale = mrc_ev_value(s->ev[k].plane, k, mrc_ev_entropy(value) ^ 1);
 	KUNIT_EXPECT_FALSE(test, ev_lost(f, stale, 0));
 	ev_acked(f, stale, 9);
 	KUNIT_EXPECT_EQ(test, s->ev[k].acked_seq, 4);
+	/* ... nor is one that names no slot. */
+	ev = mrc_ev_untracked(s->ev[k].plane, mrc_ev_entropy(value));
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, ev, 0));
+
+	/*
+	 * ... but the one the last retirement replaced still answers, as its
+	 * order stood: the other holes of the SACK that retired it were lost
+	 * on it all the same.
+	 */
 	ev_retire(f, value);
+	KUNIT_ASSERT_NE(test, s->ev[k].value, value);
+	KUNIT_EXPECT_TRUE(test, ev_lost(f, value, 0));
+	KUNIT_EXPECT_TRUE(test, ev_lost(f, value, 1));
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, value, 2));
+	/* Late acknowledgments of it move nothing, least of all the new one. */
+	ev_acked(f, value, 9);
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, value, 2));
+	KUNIT_EXPECT_EQ(test, s->ev[k].acked_seq, 0);
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, s->ev[k].value, 0));
+	/* The next retirement, of another slot, forgets it. */
+	ev_retire(f, s->ev[o].value);
 	KUNIT_EXPECT_FALSE(test, ev_lost(f, value, 0));
 
 	/* The order is modulo 2^32. */
@@ -857,31 +955,6 @@ static void ev_verdict_dispatch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 0);
 }
 
-/* Post a signaled RDMA WRITE of MR bytes [@off, +@len), as librxe would. */
-static void ev_post_write(struct tf *f, u64 wr_id, u32 off, u32 len)
-{
-	struct mrc_queue *sq = &f->qp->sq;
-	u32 prod = sq->buf->producer_index & sq->index_mask;
-	struct rxe_send_wqe *w = mrc_queue_elem(sq, prod);
-
-	KUNIT_ASSERT_NE(f->test, mrc_queue_next(sq, prod), sq->index);
-	memset(w, 0, sizeof(*w) + sizeof(w->dma.sge[0]));
-	w->wr.wr_id = wr_id;
-	w->wr.opcode = IB_WR_RDMA_WRITE;
-	w->wr.send_flags = IB_SEND_SIGNALED;
-	w->wr.wr.rdma.remote_addr = EV_REMOTE_VA + off;
-	w->wr.wr.rdma.rkey = EV_REMOTE_RKEY;
-	w->dma.length = len;
-	w->dma.resid = len;
-	w->dma.num_sge = 1;
-	w->dma.sge[0].addr = TF_MR_IOVA + off;
-	w->dma.sge[0].length = len;
-	w->dma.sge[0].lkey = TF_MR_KEY;
-	/* The WQE must be complete before the requester can see the index. */
-	smp_store_release(&sq->buf->producer_index,
-			  mrc_queue_next(sq, prod));
-}
-
 static void ev_sack(struct tf *f, u32 cum, u64 bitmap)
 {
 	struct mrc_hdrs h = {
@@ -909,7 +982,8 @@ static void ev_spray(struct tf *f, u32 rot, u32 *ev_of)
 
 	ev_install(f, EV_PLANES);
 	KUNIT_ASSERT_EQ(test, s->n, EV_PLANES);
-	ev_post_write(f, 1, 0, rot * EV_PLANES * TF_MTU);
+	tf_post_write(f, EV_REMOTE_VA, EV_REMOTE_RKEY, 1, 0,
+		      rot * EV_PLANES * TF_MTU);
 	tf_req_run(f);
 	for (i = 0; i < rot * EV_PLANES; i++) {
 		tf_pop(f, &h);
@@ -989,6 +1063,67 @@ static void ev_sack_retires_lost_path(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, EV_SQ_PSN);
 }
 
+#define EV_TWO_ROT	4
+
+/*
+ * Two holes on one EV in one SACK: the EV's first and second packets are
+ * missing, its fourth arrived (its third may still be reordered by the
+ * host).  Both are lost, and both within MRC_REORDER_THRESH of the highest
+ * PSN, so only the EV's order says so.  The first hole retires the EV; the
+ * second still carries the value the slot just gave up, and must go again
+ * too, without retiring the slot's new entropy.
+ */
+static void ev_sack_two_holes_one_path(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 ev_of[EV_TWO_ROT * EV_PLANES], hole[3], old, slot, high = 0, i;
+	u64 bitmap = 0, bad;
+	struct mrc_hdrs h;
+	u16 spare;
+	u8 pl;
+
+	ev_spray(f, EV_TWO_ROT, ev_of);
+	old = ev_of[0];
+	slot = mrc_ev_slot(old);
+	pl = mrc_ev_plane(old);
+	spare = s->backup[pl][MRC_EV_BACKUP - 1];
+	for (i = 0; i < ARRAY_SIZE(hole); i++)
+		hole[i] = ev_nth_on(f, ev_of, ARRAY_SIZE(ev_of), old, i);
+	for (i = 0; i < ARRAY_SIZE(ev_of); i++) {
+		if (i != hole[0] && i != hole[1] && i != hole[2]) {
+			bitmap |= BIT_ULL(i);
+			high = i;
+		}
+	}
+	KUNIT_ASSERT_GT(test, high, hole[2]);
+	KUNIT_ASSERT_LT(test, high - hole[0], MRC_REORDER_THRESH);
+	bad = ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD);
+
+	ev_sack(f, EV_SQ_PSN, bitmap);
+
+	/* Retired once: one spare of its plane taken, not two. */
+	KUNIT_EXPECT_EQ(test, s->ev[slot].value,
+			mrc_ev_value(pl, slot, spare));
+	KUNIT_EXPECT_EQ(test, s->ev[slot].state, MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, s->ev[slot].retired, 1);
+	KUNIT_EXPECT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP - 1);
+	KUNIT_EXPECT_EQ(test, ev_retired_used(f, pl), 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD) - bad, 1);
+
+	/* Both lost packets went again, off the losing plane; the third not. */
+	for (i = 0; i < 2; i++) {
+		tf_pop(f, &h);
+		KUNIT_EXPECT_EQ(test, h.psn, EV_SQ_PSN + hole[i]);
+		KUNIT_EXPECT_TRUE(test, h.flags & MRC_BTH_F_RTX);
+		KUNIT_EXPECT_NE(test, mrc_ev_plane(h.ev), pl);
+		KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(h.ev)].value, h.ev);
+	}
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 2);
+	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, EV_SQ_PSN);
+}
+
 #define EV_DEAD_ROT	6
 
 /*
@@ -1052,6 +1187,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_pick_never_bad_or_denied),
 	KUNIT_CASE(ev_pick_lone_good_across_reshuffles),
 	KUNIT_CASE(ev_pick_avoids_plane),
+	KUNIT_CASE(ev_pick_avoided_plane_rotates),
 	KUNIT_CASE(ev_pick_plane_down),
 	KUNIT_CASE(ev_retire_takes_spare),
 	KUNIT_CASE(ev_retire_without_spare_and_floor),
@@ -1061,6 +1197,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_probe_answers_recover),
 	KUNIT_CASE(ev_verdict_dispatch),
 	KUNIT_CASE(ev_sack_retires_lost_path),
+	KUNIT_CASE(ev_sack_two_holes_one_path),
 	KUNIT_CASE(ev_sack_dead_path_retired_by_suspicion),
 	{}
 };

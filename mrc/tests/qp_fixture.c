@@ -299,3 +299,27 @@ int tf_poll(struct tf *f, struct mrc_cq *cq, struct ib_wc *wc, int n)
 {
 	return mrc_poll_cq(&cq->ibcq, n, wc);
 }
+
+void tf_post_write(struct tf *f, u64 remote_va, u32 rkey, u64 wr_id, u32 off,
+		   u32 len)
+{
+	struct mrc_queue *sq = &f->qp->sq;
+	u32 prod = sq->buf->producer_index & sq->index_mask;
+	struct rxe_send_wqe *w = mrc_queue_elem(sq, prod);
+
+	KUNIT_ASSERT_NE(f->test, mrc_queue_next(sq, prod), sq->index);
+	memset(w, 0, sizeof(*w) + sizeof(w->dma.sge[0]));
+	w->wr.wr_id = wr_id;
+	w->wr.opcode = IB_WR_RDMA_WRITE;
+	w->wr.send_flags = IB_SEND_SIGNALED;
+	w->wr.wr.rdma.remote_addr = remote_va + off;
+	w->wr.wr.rdma.rkey = rkey;
+	w->dma.length = len;
+	w->dma.resid = len;
+	w->dma.num_sge = 1;
+	w->dma.sge[0].addr = TF_MR_IOVA + off;
+	w->dma.sge[0].length = len;
+	w->dma.sge[0].lkey = TF_MR_KEY;
+	/* The WQE must be complete before the requester can see the index. */
+	smp_store_release(&sq->buf->producer_index, mrc_queue_next(sq, prod));
+}

@@ -66,6 +66,12 @@ void tf_sack_rcv(struct tf *f, const struct mrc_hdrs *h);
 void tf_req_run(struct tf *f);
 
 int tf_post_recv(struct tf *f, u64 wr_id, u64 off, u32 len);
+/*
+ * Post a signaled RDMA WRITE of MR bytes [@off, +@len) to @remote_va + @off
+ * under @rkey, into the QP's send queue as librxe would.
+ */
+void tf_post_write(struct tf *f, u64 remote_va, u32 rkey, u64 wr_id, u32 off,
+		   u32 len);
 int tf_poll(struct tf *f, struct mrc_cq *cq, struct ib_wc *wc, int n);
 
 #endif /* _MRC_TESTS_QP_FIXTURE_H */

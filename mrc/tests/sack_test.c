@@ -35,31 +35,6 @@ static int rel_init(struct kunit *test)
 	return 0;
 }
 
-/* Post a signaled RDMA WRITE of MR bytes [@off, +@len) as a poster does. */
-static void post_write(struct tf *f, u64 wr_id, u32 off, u32 len)
-{
-	struct mrc_queue *sq = &f->qp->sq;
-	u32 prod = sq->buf->producer_index & sq->index_mask;
-	struct rxe_send_wqe *w = mrc_queue_elem(sq, prod);
-
-	KUNIT_ASSERT_NE(f->test, mrc_queue_next(sq, prod), sq->index);
-	memset(w, 0, sizeof(*w) + sizeof(w->dma.sge[0]));
-	w->wr.wr_id = wr_id;
-	w->wr.opcode = IB_WR_RDMA_WRITE;
-	w->wr.send_flags = IB_SEND_SIGNALED;
-	w->wr.wr.rdma.remote_addr = REMOTE_VA + off;
-	w->wr.wr.rdma.rkey = REMOTE_RKEY;
-	w->dma.length = len;
-	w->dma.resid = len;
-	w->dma.num_sge = 1;
-	w->dma.sge[0].addr = TF_MR_IOVA + off;
-	w->dma.sge[0].length = len;
-	w->dma.sge[0].lkey = TF_MR_KEY;
-	/* Publish the WQE before the index, as librxe does. */
-	smp_store_release(&sq->buf->producer_index,
-			  mrc_queue_next(sq, prod));
-}
-
 /* The next packet must be WRITE data of MR bytes [@off, +@len). */
 static void expect_write(struct tf *f, u8 op, u32 psn, u32 msn, u32 off,
 			 u32 len, u32 msg_len, u8 flags)
@@ -123,9 +98,9 @@ static void rel_sack_completes_in_sq_order(struct kunit *test)
 	struct tf *f = test->priv;
 	struct mrc_req *req = &f->qp->req;
 
-	post_write(f, 10, 0, 2 * TF_MTU);
-	post_write(f, 11, 1024, 100);
-	post_write(f, 12, 2048, 300);
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 10, 0, 2 * TF_MTU);
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 11, 1024, 100);
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 12, 2048, 300);
 	tf_req_run(f);
 
 	expect_write(f, MRC_OP_WRITE_FIRST, 5000, 0, 0, TF_MTU, 512, 0);
@@ -180,7 +155,7 @@ static void rel_fast_retransmit_once(struct kunit *test)
 	struct tf *f = test->priv;
 	struct mrc_hdrs h;
 
-	post_write(f, 20, 0, len);
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 20, 0, len);
 	tf_req_run(f);
 	KUNIT_ASSERT_EQ(test, tf_pop_all(f, &h), n);
 	KUNIT_EXPECT_EQ(test, h.psn, 5000 + n - 1);
@@ -231,7 +206,7 @@ static void rel_sack_beyond_psn_next_ignored(struct kunit *test)
 
 	/* Across the wrap: the one packet is PSN 0xffffff. */
 	tf_set_psn(f, 100, 0xffffff);
-	post_write(f, 30, 0, 64);
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 30, 0, 64);
 	tf_req_run(f);
 	tf_pop(f, &h);
 	KUNIT_EXPECT_EQ(test, h.psn, 0xffffff);
