@@ -6,6 +6,7 @@
 #   make check           everything the README promises (see tools/testing/check.sh)
 #   make demo            boot the stock kernel and show mrc on the 8-plane topology
 #   make bench           mrc against rdma_rxe with perftest (a benchmark, not a test)
+#   make bench-multipath one QP over 8 shaped planes: spraying, failover, loss (benchmark)
 
 KVER ?= $(shell tools/testing/vm/stock-kver.sh)
 KDIR ?= /usr/src/linux-headers-$(KVER)
@@ -39,10 +40,13 @@ demo:
 bench:
 	tools/bench/bench.sh
 
+bench-multipath:
+	tools/bench/multipath.sh
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/mrcctl clean
 	$(MAKE) -C tools/mrc-xfer clean
 	rm -rf .build
 
-.PHONY: all modules modules_install install tools sparse check demo bench clean
+.PHONY: all modules modules_install install tools sparse check demo bench bench-multipath clean
