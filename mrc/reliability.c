@@ -461,8 +461,13 @@ void mrc_rel_timer(struct timer_list *t)
 		if (n < MRC_RTO_BURST &&
 		    ((slot->flags & MRC_SLOT_RNR_WAIT) ||
 		     now - slot->sent_ns >= rto_ns)) {
-			/* Silence for a whole timeout: the path failed. */
-			if (!(slot->flags & MRC_SLOT_RNR_WAIT))
+			/*
+			 * Silence for a whole timeout: the oldest packet's
+			 * path failed.  The others overdue with it are more
+			 * likely victims of the same stall (a busy host) than
+			 * of failures of their own; SACKs judge their paths.
+			 */
+			if (!n && !(slot->flags & MRC_SLOT_RNR_WAIT))
 				mrc_ev_retire(qp, slot->ev);
 			slot->flags &= ~MRC_SLOT_RNR_WAIT;
 			n++;

@@ -99,11 +99,16 @@ check "plane 3 down and up: mrc_ev_state tracepoint enabled" "0" "$?"
 watcher=$!
 bad0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_assumed_bad)
 rec0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)
+qp_err0=$(sum_counter qp_errors)
 check_xfer "plane 3 down and up mid-transfer: mrc-xfer write 64 MiB" \
 	-o write -s 1m -n 64 -q 8 -S 4
+# A failed transfer leaves the watcher waiting: stop it, and bring the plane back
+# whatever happened, so that one failure does not spill into the next scenarios.
+[ -e "$watch_dir/up" ] || kill "$watcher" 2>/dev/null
 wait "$watcher"
 check "plane 3 down and up: the link was downed and raised mid-transfer" "0 yes" \
 	"$? $([ -e "$watch_dir/up" ] && echo yes)"
+ip -n "$H1" link set p3 up
 check_counter_delta "plane 3 down: the client marked its EVs ASSUMED_BAD" \
 	"$bad0" "$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_assumed_bad)"
 check_counter_delta "plane 3 up: probes brought its EVs back (ev_recovered)" \
@@ -136,6 +141,7 @@ check "blackhole on plane 2: u32 filter installed" "0" "$?"
 blackholed() { tc -s -n "$H2" filter show dev p2 egress | awk '/Sent .* pkt/ { print $4; exit }'; }
 bad0=$(mrc_counter "$H2" "$MRC_DEV2" 3 ev_assumed_bad)
 pkts0=$(mrc_counter "$H2" "$MRC_DEV2" 3 tx_pkts)
+qp_err0=$(sum_counter qp_errors)
 check_xfer "blackhole on plane 2: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 6
 dropped=$(blackholed)
 pkts=$(($(mrc_counter "$H2" "$MRC_DEV2" 3 tx_pkts) - pkts0))
@@ -155,6 +161,7 @@ check "blackhole on plane 2: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
 netem_all "$H1" loss 1% && netem_all "$H2" loss 1%
 check "1% loss on every plane: netem installed" "0" "$?"
 retx0=$(sum_counter retransmits)
+qp_err0=$(sum_counter qp_errors)
 check_xfer "1% loss on every plane: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 7
 check_counter_delta "1% loss on every plane: losses were retransmitted" \
 	"$retx0" "$(sum_counter retransmits)"
@@ -168,6 +175,7 @@ tc -n "$H1" qdisc replace dev p1 root netem delay 5ms &&
 	tc -n "$H2" qdisc replace dev p1 root netem delay 5ms
 check "5 ms on plane 1: netem installed" "0" "$?"
 before=$(port_counters tx_bytes)
+qp_err0=$(sum_counter qp_errors)
 check_xfer "5 ms on plane 1: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 8
 read -r -a d <<<"$(deltas "$before" "$(port_counters tx_bytes)")"
 check_counter_delta "5 ms on plane 1: the slow plane still carried data" 0 "${d[1]}"
@@ -184,6 +192,7 @@ ce0=$(mrc_counter "$H1" "$MRC_DEV1" 6 rx_ecn_ce)
 cuts0=$(mrc_counter_sum "$H2" "$MRC_DEV2" cc_decreases)
 skips0=$(mrc_counter "$H2" "$MRC_DEV2" 6 ev_skips)
 before=$(port_counters tx_bytes)
+qp_err0=$(sum_counter qp_errors)
 check_xfer "ECN on plane 5: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 5
 after=$(port_counters tx_bytes)
 tc -n "$H2" qdisc del dev p5 root
