@@ -73,8 +73,12 @@ struct mrc_evset;
 #define MRC_RTO_MIN_US		4000
 /* QP attribute timeout 0 (IB: "infinite") is taken as this exponent. */
 #define MRC_TIMEOUT_DEFAULT	14
-/* Retries after the linear ones, with doubling timeout (MRC's exp_cnt). */
-#define MRC_RETRY_EXP_DEFAULT	3
+/*
+ * Retries after the linear ones, with doubling timeout (MRC's exp_cnt):
+ * about 2 s more of patience at the default timeout, so a host that stalls
+ * (a busy hypervisor, a debug kernel) does not fail healthy connections.
+ */
+#define MRC_RETRY_EXP_DEFAULT	6
 /* SGEs of a GSI receive WQE that take data (the MAD layer posts one). */
 #define MRC_UD_MAX_SGE		4
 /* Largest READ request, in response packets; longer READs are split. */
