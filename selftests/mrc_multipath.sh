@@ -72,100 +72,89 @@ after=$(port_counters tx_bytes)
 check_balanced "8 planes: client tx_bytes per plane" "$(deltas "$before" "$after")"
 check "8 planes: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
 
-# Known open bug (Documentation/multipath.md section 6): under the debug kernel on a
-# loaded host, a plane failing mid-transfer can fail the QP, and blackholed EVs are
-# retired too slowly. Until it is found, the debug VM runs the other scenarios and
-# says loudly that these two did not run; the stock VM runs them all.
-case $(uname -r) in
-*mrcdebug*)
-	echo "# SKIP plane failure (b) and blackhole (c) scenarios under the debug kernel: known open bug"
-	;;
-*)
-	# client_past BYTES: the client has sent more than BYTES over all planes.
-	client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
+# client_past BYTES: the client has sent more than BYTES over all planes.
+client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
 
-	# (b) plane 3 (port 4) goes down a quarter into the transfer and comes back at half.
-	# The watcher acts on the client's byte count, not on time, so it works at any speed.
-	total=$((64 * 1048576))
-	watch_dir=$(mktemp -d)
-	# The client's EV table (debugfs) and its EV state changes (the mrc_ev_state
-	# tracepoint) are snapshotted while plane 3 is down and read afterwards.
-	evs=/sys/kernel/debug/mrc/$MRC_DEV2/evs
-	tracing=/sys/kernel/debug/tracing
-	echo >"$tracing/trace"
-	echo 1 >"$tracing/events/mrc/mrc_ev_state/enable"
-	check "plane 3 down and up: mrc_ev_state tracepoint enabled" "0" "$?"
-	(
-		start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
-		wait_until 300 client_past $((start + total / 4)) || exit 1
-		ip -n "$H1" link set p3 down
-		wait_until 300 client_past $((start + total / 2)) || exit 1
-		cat "$evs" >"$watch_dir/evs_down"
-		mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes >"$watch_dir/p3_at_up"
-		ip -n "$H1" link set p3 up
-		touch "$watch_dir/up"
-	) &
-	watcher=$!
-	bad0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_assumed_bad)
-	rec0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)
-	qp_err0=$(sum_counter qp_errors)
-	check_xfer "plane 3 down and up mid-transfer: mrc-xfer write 64 MiB" \
-		-o write -s 1m -n 64 -q 8 -S 4
-	# A failed transfer leaves the watcher waiting: stop it, and bring the plane back
-	# whatever happened, so that one failure does not spill into the next scenarios.
-	[ -e "$watch_dir/up" ] || kill "$watcher" 2>/dev/null
-	wait "$watcher"
-	check "plane 3 down and up: the link was downed and raised mid-transfer" "0 yes" \
-		"$? $([ -e "$watch_dir/up" ] && echo yes)"
+# (b) plane 3 (port 4) goes down a quarter into the transfer and comes back at half.
+# The watcher acts on the client's byte count, not on time, so it works at any speed.
+total=$((64 * 1048576))
+watch_dir=$(mktemp -d)
+# The client's EV table (debugfs) and its EV state changes (the mrc_ev_state
+# tracepoint) are snapshotted while plane 3 is down and read afterwards.
+evs=/sys/kernel/debug/mrc/$MRC_DEV2/evs
+tracing=/sys/kernel/debug/tracing
+echo >"$tracing/trace"
+echo 1 >"$tracing/events/mrc/mrc_ev_state/enable"
+check "plane 3 down and up: mrc_ev_state tracepoint enabled" "0" "$?"
+(
+	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
+	wait_until 300 client_past $((start + total / 4)) || exit 1
+	ip -n "$H1" link set p3 down
+	wait_until 300 client_past $((start + total / 2)) || exit 1
+	cat "$evs" >"$watch_dir/evs_down"
+	mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes >"$watch_dir/p3_at_up"
 	ip -n "$H1" link set p3 up
-	check_counter_delta "plane 3 down: the client marked its EVs ASSUMED_BAD" \
-		"$bad0" "$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_assumed_bad)"
-	check_counter_delta "plane 3 up: probes brought its EVs back (ev_recovered)" \
-		"$rec0" "$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)"
-	check_counter_delta "plane 3 up: it carried data again after the link came back" \
-		"$(cat "$watch_dir/p3_at_up" 2>/dev/null)" "$(mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes)"
-	check "plane 3 down and up: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
-	slot_re='^ +[0-9]+ +[0-9]+ 0x[0-9a-f]{8} '
-	check "plane 3 down: debugfs lists the client QP's 128 EVs" "128" \
-		"$(grep -cE "$slot_re" "$watch_dir/evs_down")"
-	check "plane 3 down: all 16 EVs of plane 3 are ASSUMED_BAD in debugfs" "16 16" \
-		"$(awk '$2 == 3 && $3 ~ /^0x/ { n++; if ($4 == "ASSUMED_BAD") b++ } END { print n + 0, b + 0 }' \
-			"$watch_dir/evs_down")"
-	echo 0 >"$tracing/events/mrc/mrc_ev_state/enable"
-	check_match "plane 3: the tracepoint saw its EVs go ASSUMED_BAD" \
-		'plane=3 ev=0x[0-9a-f]+ GOOD -> ASSUMED_BAD' "$(grep -m1 'plane=3 .*GOOD -> ASSUMED_BAD' "$tracing/trace")"
-	check_match "plane 3: the tracepoint saw them come back" \
-		'plane=3 ev=0x[0-9a-f]+ ASSUMED_BAD -> GOOD' "$(grep -m1 'plane=3 .*ASSUMED_BAD -> GOOD' "$tracing/trace")"
-	rm -rf "$watch_dir"
+	touch "$watch_dir/up"
+) &
+watcher=$!
+bad0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_assumed_bad)
+rec0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)
+qp_err0=$(sum_counter qp_errors)
+check_xfer "plane 3 down and up mid-transfer: mrc-xfer write 64 MiB" \
+	-o write -s 1m -n 64 -q 8 -S 4
+# A failed transfer leaves the watcher waiting: stop it, and bring the plane back
+# whatever happened, so that one failure does not spill into the next scenarios.
+[ -e "$watch_dir/up" ] || kill "$watcher" 2>/dev/null
+wait "$watcher"
+check "plane 3 down and up: the link was downed and raised mid-transfer" "0 yes" \
+	"$? $([ -e "$watch_dir/up" ] && echo yes)"
+ip -n "$H1" link set p3 up
+check_counter_delta "plane 3 down: the client marked its EVs ASSUMED_BAD" \
+	"$bad0" "$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_assumed_bad)"
+check_counter_delta "plane 3 up: probes brought its EVs back (ev_recovered)" \
+	"$rec0" "$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)"
+check_counter_delta "plane 3 up: it carried data again after the link came back" \
+	"$(cat "$watch_dir/p3_at_up" 2>/dev/null)" "$(mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes)"
+check "plane 3 down and up: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+slot_re='^ +[0-9]+ +[0-9]+ 0x[0-9a-f]{8} '
+check "plane 3 down: debugfs lists the client QP's 128 EVs" "128" \
+	"$(grep -cE "$slot_re" "$watch_dir/evs_down")"
+check "plane 3 down: all 16 EVs of plane 3 are ASSUMED_BAD in debugfs" "16 16" \
+	"$(awk '$2 == 3 && $3 ~ /^0x/ { n++; if ($4 == "ASSUMED_BAD") b++ } END { print n + 0, b + 0 }' \
+		"$watch_dir/evs_down")"
+echo 0 >"$tracing/events/mrc/mrc_ev_state/enable"
+check_match "plane 3: the tracepoint saw its EVs go ASSUMED_BAD" \
+	'plane=3 ev=0x[0-9a-f]+ GOOD -> ASSUMED_BAD' "$(grep -m1 'plane=3 .*GOOD -> ASSUMED_BAD' "$tracing/trace")"
+check_match "plane 3: the tracepoint saw them come back" \
+	'plane=3 ev=0x[0-9a-f]+ ASSUMED_BAD -> GOOD' "$(grep -m1 'plane=3 .*ASSUMED_BAD -> GOOD' "$tracing/trace")"
+rm -rf "$watch_dir"
 
-	# (c) a blackhole for half the entropies of plane 2 only: the client's egress drops
-	# UDP source ports 0xc000-0xdfff there. Those EVs lose everything; each must be
-	# retired after a few losses, so the blackhole eats a small part of the plane's
-	# packets instead of half of them, and the transfer completes.
-	tc -n "$H2" qdisc add dev p2 clsact &&
-		tc -n "$H2" filter add dev p2 egress protocol ip prio 1 u32 \
-			match ip protocol 17 0xff match ip sport 0xc000 0xe000 action drop
-	check "blackhole on plane 2: u32 filter installed" "0" "$?"
-	# blackholed: the packets the filter's drop action took so far
-	blackholed() { tc -s -n "$H2" filter show dev p2 egress | awk '/Sent .* pkt/ { print $4; exit }'; }
-	bad0=$(mrc_counter "$H2" "$MRC_DEV2" 3 ev_assumed_bad)
-	pkts0=$(mrc_counter "$H2" "$MRC_DEV2" 3 tx_pkts)
-	qp_err0=$(sum_counter qp_errors)
-	check_xfer "blackhole on plane 2: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 6
-	dropped=$(blackholed)
-	pkts=$(($(mrc_counter "$H2" "$MRC_DEV2" 3 tx_pkts) - pkts0))
-	tc -n "$H2" qdisc del dev p2 clsact
-	check_counter_delta "blackhole on plane 2: the client retired EVs of plane 2" \
-		"$bad0" "$(mrc_counter "$H2" "$MRC_DEV2" 3 ev_assumed_bad)"
-	mrc_checks=$((mrc_checks + 1))
-	if [[ $dropped =~ ^[0-9]+$ ]] && [ "$dropped" -gt 0 ] && [ $((dropped * 10)) -lt "$pkts" ]; then
-		mrc_ok "blackhole on plane 2: it took $dropped of the plane's $pkts packets (< 10%)"
-	else
-		mrc_fail "blackhole on plane 2: it took '$dropped' of the plane's $pkts packets"
-	fi
-	check "blackhole on plane 2: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
-	;;
-esac
+# (c) a blackhole for half the entropies of plane 2 only: the client's egress drops
+# UDP source ports 0xc000-0xdfff there. Those EVs lose everything; each must be
+# retired after a few losses, so the blackhole eats a small part of the plane's
+# packets instead of half of them, and the transfer completes.
+tc -n "$H2" qdisc add dev p2 clsact &&
+	tc -n "$H2" filter add dev p2 egress protocol ip prio 1 u32 \
+		match ip protocol 17 0xff match ip sport 0xc000 0xe000 action drop
+check "blackhole on plane 2: u32 filter installed" "0" "$?"
+# blackholed: the packets the filter's drop action took so far
+blackholed() { tc -s -n "$H2" filter show dev p2 egress | awk '/Sent .* pkt/ { print $4; exit }'; }
+bad0=$(mrc_counter "$H2" "$MRC_DEV2" 3 ev_assumed_bad)
+pkts0=$(mrc_counter "$H2" "$MRC_DEV2" 3 tx_pkts)
+qp_err0=$(sum_counter qp_errors)
+check_xfer "blackhole on plane 2: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 6
+dropped=$(blackholed)
+pkts=$(($(mrc_counter "$H2" "$MRC_DEV2" 3 tx_pkts) - pkts0))
+tc -n "$H2" qdisc del dev p2 clsact
+check_counter_delta "blackhole on plane 2: the client retired EVs of plane 2" \
+	"$bad0" "$(mrc_counter "$H2" "$MRC_DEV2" 3 ev_assumed_bad)"
+mrc_checks=$((mrc_checks + 1))
+if [[ $dropped =~ ^[0-9]+$ ]] && [ "$dropped" -gt 0 ] && [ $((dropped * 10)) -lt "$pkts" ]; then
+	mrc_ok "blackhole on plane 2: it took $dropped of the plane's $pkts packets (< 10%)"
+else
+	mrc_fail "blackhole on plane 2: it took '$dropped' of the plane's $pkts packets"
+fi
+check "blackhole on plane 2: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
 
 # (d) 1% random loss on every plane of both hosts: repaired selectively, on other
 # paths, and the transfer completes.
