@@ -64,10 +64,13 @@ check_counter_delta()
 	fi
 }
 
+# Each transfer moves $mib MiB: 32, 16 under the debug kernel; (b) twice that.
+mib=$(mrc_scaled 32)
+
 # (a) all eight planes carry the data, evenly.
 qp_err0=$(sum_counter qp_errors)
 before=$(port_counters tx_bytes)
-check_xfer "8 planes: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 3
+check_xfer "8 planes: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 3
 after=$(port_counters tx_bytes)
 check_balanced "8 planes: client tx_bytes per plane" "$(deltas "$before" "$after")"
 check "8 planes: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
@@ -77,7 +80,7 @@ client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
 
 # (b) plane 3 (port 4) goes down a quarter into the transfer and comes back at half.
 # The watcher acts on the client's byte count, not on time, so it works at any speed.
-total=$((64 * 1048576))
+total=$((2 * mib * 1048576))
 watch_dir=$(mktemp -d)
 # The client's EV table (debugfs) and its EV state changes (the mrc_ev_state
 # tracepoint) are snapshotted while plane 3 is down and read afterwards.
@@ -100,8 +103,8 @@ watcher=$!
 bad0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_assumed_bad)
 rec0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)
 qp_err0=$(sum_counter qp_errors)
-check_xfer "plane 3 down and up mid-transfer: mrc-xfer write 64 MiB" \
-	-o write -s 1m -n 64 -q 8 -S 4
+check_xfer "plane 3 down and up mid-transfer: mrc-xfer write $((2 * mib)) MiB" \
+	-o write -s 1m -n $((2 * mib)) -q 8 -S 4
 # A failed transfer leaves the watcher waiting: stop it, and bring the plane back
 # whatever happened, so that one failure does not spill into the next scenarios.
 [ -e "$watch_dir/up" ] || kill "$watcher" 2>/dev/null
@@ -132,27 +135,46 @@ rm -rf "$watch_dir"
 # (c) a blackhole for half the entropies of plane 2 only: the client's egress drops
 # UDP source ports 0xc000-0xdfff there. Those EVs lose everything; each must be
 # retired after a few losses, so the blackhole eats a small part of the plane's
-# packets instead of half of them, and the transfer completes.
+# data packets instead of half of them, and the transfer completes. Probes of the
+# retired entropies die there too, as they should, for as long as the transfer
+# lasts: a filter of their own (BTH opcode 0xde, 28 bytes into the IPv4 packet)
+# keeps them out of the data count.
 tc -n "$H2" qdisc add dev p2 clsact &&
 	tc -n "$H2" filter add dev p2 egress protocol ip prio 1 u32 \
+		match ip protocol 17 0xff match ip sport 0xc000 0xe000 \
+		match u8 0xde 0xff at 28 action drop &&
+	tc -n "$H2" filter add dev p2 egress protocol ip prio 2 u32 \
 		match ip protocol 17 0xff match ip sport 0xc000 0xe000 action drop
-check "blackhole on plane 2: u32 filter installed" "0" "$?"
-# blackholed: the packets the filter's drop action took so far
-blackholed() { tc -s -n "$H2" filter show dev p2 egress | awk '/Sent .* pkt/ { print $4; exit }'; }
+check "blackhole on plane 2: u32 filters installed" "0" "$?"
+# blackholed PRIO: the packets filter PRIO's drop action took so far
+blackholed()
+{
+	tc -s -n "$H2" filter show dev p2 egress prio "$1" |
+		awk '/Sent .* pkt/ { print $4; exit }'
+}
 bad0=$(mrc_counter "$H2" "$MRC_DEV2" 3 ev_assumed_bad)
-pkts0=$(mrc_counter "$H2" "$MRC_DEV2" 3 tx_pkts)
+# Packets counted on plane 2's port, less its probes: its data packets.
+plane2_data()
+{
+	echo $(($(mrc_counter "$H2" "$MRC_DEV2" 3 tx_pkts) -
+		$(mrc_counter "$H2" "$MRC_DEV2" 3 ev_probes_tx)))
+}
+pkts0=$(plane2_data)
 qp_err0=$(sum_counter qp_errors)
-check_xfer "blackhole on plane 2: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 6
-dropped=$(blackholed)
-pkts=$(($(mrc_counter "$H2" "$MRC_DEV2" 3 tx_pkts) - pkts0))
+check_xfer "blackhole on plane 2: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 6
+dropped=$(blackholed 2)
+probes=$(blackholed 1)
+pkts=$(($(plane2_data) - pkts0))
 tc -n "$H2" qdisc del dev p2 clsact
 check_counter_delta "blackhole on plane 2: the client retired EVs of plane 2" \
 	"$bad0" "$(mrc_counter "$H2" "$MRC_DEV2" 3 ev_assumed_bad)"
+check_counter_delta "blackhole on plane 2: the client probed the retired entropies" \
+	0 "$probes"
 mrc_checks=$((mrc_checks + 1))
 if [[ $dropped =~ ^[0-9]+$ ]] && [ "$dropped" -gt 0 ] && [ $((dropped * 10)) -lt "$pkts" ]; then
-	mrc_ok "blackhole on plane 2: it took $dropped of the plane's $pkts packets (< 10%)"
+	mrc_ok "blackhole on plane 2: it took $dropped of the plane's $pkts data packets (< 10%)"
 else
-	mrc_fail "blackhole on plane 2: it took '$dropped' of the plane's $pkts packets"
+	mrc_fail "blackhole on plane 2: it took '$dropped' of the plane's $pkts data packets"
 fi
 check "blackhole on plane 2: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
 
@@ -162,7 +184,7 @@ netem_all "$H1" loss 1% && netem_all "$H2" loss 1%
 check "1% loss on every plane: netem installed" "0" "$?"
 retx0=$(sum_counter retransmits)
 qp_err0=$(sum_counter qp_errors)
-check_xfer "1% loss on every plane: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 7
+check_xfer "1% loss on every plane: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 7
 check_counter_delta "1% loss on every plane: losses were retransmitted" \
 	"$retx0" "$(sum_counter retransmits)"
 check "1% loss on every plane: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
@@ -176,7 +198,7 @@ tc -n "$H1" qdisc replace dev p1 root netem delay 5ms &&
 check "5 ms on plane 1: netem installed" "0" "$?"
 before=$(port_counters tx_bytes)
 qp_err0=$(sum_counter qp_errors)
-check_xfer "5 ms on plane 1: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 8
+check_xfer "5 ms on plane 1: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 8
 read -r -a d <<<"$(deltas "$before" "$(port_counters tx_bytes)")"
 check_counter_delta "5 ms on plane 1: the slow plane still carried data" 0 "${d[1]}"
 check "5 ms on plane 1: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
@@ -193,7 +215,7 @@ cuts0=$(mrc_counter_sum "$H2" "$MRC_DEV2" cc_decreases)
 skips0=$(mrc_counter "$H2" "$MRC_DEV2" 6 ev_skips)
 before=$(port_counters tx_bytes)
 qp_err0=$(sum_counter qp_errors)
-check_xfer "ECN on plane 5: mrc-xfer write 32 MiB" -o write -s 1m -n 32 -q 8 -S 5
+check_xfer "ECN on plane 5: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 5
 after=$(port_counters tx_bytes)
 tc -n "$H2" qdisc del dev p5 root
 check_counter_delta "ECN on plane 5: the server saw CE marks on port 6 (rx_ecn_ce)" \
