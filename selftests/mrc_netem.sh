@@ -48,7 +48,7 @@ run_all()
 {
 	local c=$1 op
 	for op in write write_imm send read; do
-		check_xfer "$c: mrc-xfer $op" -o "$op" -s 65536 -n 32 -q 8 -S 7
+		check_xfer "$c: mrc-xfer $op" -o "$op" -s 65536 -n "$(mrc_scaled 32)" -q 8 -S 7
 	done
 	run_pair 18516 ibv_rc_pingpong -d "$MRC_DEV1" -g "$MRC_GID1" -p 18516 -c \
 		-s 16384 -n 20 -- \

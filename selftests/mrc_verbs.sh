@@ -37,10 +37,8 @@ perf()
 # The debug kernel (KASAN, lockdep) runs every tool about 8x slower; there the 8-plane
 # pass alone exercises the same code (one-plane devices still run in the debug VM in
 # mrc_access.sh and mrc_teardown.sh), keeping make check inside CI's time budget.
-case $(uname -r) in
-*mrcdebug*) plane_counts="8" ;;
-*) plane_counts="1 8" ;;
-esac
+plane_counts="1 8"
+mrc_debug_kernel && plane_counts="8"
 for planes in $plane_counts; do
 	topo_create "$planes" || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 	mrc_unload

@@ -162,6 +162,13 @@ if wants debug; then
 	fi
 fi
 
+# One line per VM with each test's seconds: CI shows only the end of this output,
+# and the time budget is what it most needs to see.
+for f in stock-selftests debug-selftests; do
+	[ -e "$logs/$f.log" ] || continue
+	echo "# $f times (s): $(sed -n 's/^# \(mrc_[a-z_]*\)\.sh: \([0-9]*\) s$/\1 \2/p' \
+		"$logs/$f.log" | paste -sd ' ')"
+done
 echo "# make check took $(( $(date +%s) - start )) s; logs in $logs"
 for f in "${failures[@]}"; do echo "# FAILED: $f"; done
 line="$passed passed, $failed failed"
