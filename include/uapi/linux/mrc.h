@@ -197,8 +197,8 @@
 
 /*
  * Numbers are ABI: new commands are only ever appended before __MRC_CMD_MAX.
- * Planned next (controller API): plane admin up/down, EV format profiles,
- * EV states (get/set: deny, undeny), QP dump and EV probe.
+ * Planned next (controller API): EV format profiles, QPs naming their
+ * profiles, connectionless EV probes.
  */
 enum mrc_cmd {
 	MRC_CMD_UNSPEC,
@@ -215,6 +215,11 @@ enum mrc_cmd {
 	MRC_CMD_CCPROF_GET,
 	MRC_CMD_CCPROF_DEL,
 	MRC_CMD_PLANE_EVENT,
+	MRC_CMD_PLANE_SET,
+	MRC_CMD_QP_GET,
+	MRC_CMD_EV_SET,
+	MRC_CMD_EV_EVENT,
+	MRC_CMD_QP_EVENT,
 
 	__MRC_CMD_MAX
 };
@@ -234,6 +239,8 @@ enum mrc_attr {
 	MRC_A_DEV_PLANES,	/* nest of MRC_A_PLANE */
 	MRC_A_EVPROF,		/* nest of enum mrc_evprof_attr */
 	MRC_A_CCPROF,		/* nest of enum mrc_ccprof_attr */
+	MRC_A_QP,		/* nest of enum mrc_qp_attr */
+	MRC_A_PAD,		/* alignment padding, never parsed */
 
 	__MRC_A_MAX
 };
@@ -257,6 +264,7 @@ enum mrc_plane_attr {
 	MRC_A_PLANE_IFINDEX,	/* u32 */
 	MRC_A_PLANE_IFNAME,	/* string */
 	MRC_A_PLANE_STATE,	/* u8, enum mrc_plane_state */
+	MRC_A_PLANE_ADMIN,	/* u8, enum mrc_plane_admin */
 
 	__MRC_A_PLANE_MAX
 };
@@ -267,6 +275,12 @@ enum mrc_plane_attr {
 enum mrc_plane_state {
 	MRC_PLANE_STATE_DOWN,
 	MRC_PLANE_STATE_UP
+};
+
+/* Set by the controller (MRC_CMD_PLANE_SET); a plane admin down is DOWN. */
+enum mrc_plane_admin {
+	MRC_PLANE_ADMIN_DOWN,
+	MRC_PLANE_ADMIN_UP
 };
 
 /*
@@ -368,5 +382,65 @@ enum mrc_ccprof_attr {
 };
 
 #define MRC_A_CCPROF_MAX (__MRC_A_CCPROF_MAX - 1)
+
+/* Attributes inside MRC_A_QP. */
+enum mrc_qp_attr {
+	MRC_A_QP_UNSPEC,
+	MRC_A_QP_NUM,			/* u32, the QP number */
+	MRC_A_QP_STATE,			/* u8, enum ib_qp_state numbering */
+	MRC_A_QP_DEST_NUM,		/* u32, the peer's QP number */
+	MRC_A_QP_PEER,			/* binary, 16 bytes: IPv6 or v4-mapped */
+	MRC_A_QP_EV_COUNT,		/* u32, slots of the active EV set */
+	MRC_A_QP_MIN_ACTIVE,		/* u32, GOOD slots a loss may not break */
+	MRC_A_QP_CWND,			/* u32, bytes */
+	MRC_A_QP_SRTT_US,		/* u32 */
+	MRC_A_QP_ERROR,			/* u32, enum mrc_qp_error (QP_EVENT) */
+	MRC_A_QP_EVS,			/* nest of MRC_A_EV */
+	MRC_A_QP_PAD,			/* alignment padding, never parsed */
+
+	__MRC_A_QP_MAX
+};
+
+#define MRC_A_QP_MAX (__MRC_A_QP_MAX - 1)
+
+/* Attributes inside MRC_A_QP_EVS. */
+enum mrc_evs_attr {
+	MRC_A_EVS_UNSPEC,
+	MRC_A_EV,			/* nest of enum mrc_ev_attr */
+
+	__MRC_A_EVS_MAX
+};
+
+#define MRC_A_EVS_MAX (__MRC_A_EVS_MAX - 1)
+
+/* Attributes of one EV (slot of a QP's active set) inside MRC_A_EV. */
+enum mrc_ev_attr {
+	MRC_A_EV_UNSPEC,
+	MRC_A_EV_SLOT,			/* u32, 0 .. EV_COUNT - 1 */
+	MRC_A_EV_VALUE,			/* u32, the EV on the wire */
+	MRC_A_EV_PLANE,			/* u32, plane index */
+	MRC_A_EV_ENTROPY,		/* u32, UDP source port */
+	MRC_A_EV_STATE,			/* u8, enum mrc_ev_state */
+	MRC_A_EV_TX_PKTS,		/* u64 */
+	MRC_A_EV_RETX,			/* u64 */
+	MRC_A_EV_LOSSES,		/* u64 */
+	MRC_A_EV_ECN,			/* u64 */
+	MRC_A_EV_RETIRED,		/* u64, entropies this slot replaced */
+	MRC_A_EV_PAD,			/* alignment padding, never parsed */
+
+	__MRC_A_EV_MAX
+};
+
+#define MRC_A_EV_MAX (__MRC_A_EV_MAX - 1)
+
+/* Why a QP went to the error state (MRC_CMD_QP_EVENT). */
+enum mrc_qp_error {
+	MRC_QP_ERROR_OTHER,
+	MRC_QP_ERROR_RETRY_EXCEEDED,	/* retransmissions exhausted */
+	MRC_QP_ERROR_REMOTE_ACCESS,	/* the peer refused an access */
+	MRC_QP_ERROR_REMOTE_OP,		/* the peer failed an operation */
+	MRC_QP_ERROR_LOCAL,		/* bad work request or local failure */
+	MRC_QP_ERROR_PLANE_GONE		/* the QP's planes went away */
+};
 
 #endif /* _UAPI_LINUX_MRC_H */
