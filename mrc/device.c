@@ -204,10 +204,12 @@ static bool mrc_plane_ndev_valid(const struct mrc_plane_req *req,
 int mrc_dev_new(struct net *net, const char *name,
 		const struct nlattr *name_attr,
 		const struct mrc_plane_req *reqs, unsigned int nreqs,
+		struct nlattr **prof_attrs,
 		struct mrc_device **out, struct netlink_ext_ack *extack)
 {
 	struct mrc_plane *planes[MRC_MAX_PLANES] = {};
 	struct mrc_net *mn = mrc_net(net);
+	struct mrc_dev_prof prof;
 	struct mrc_device *mdev;
 	unsigned int i;
 	int err;
@@ -256,6 +258,9 @@ int mrc_dev_new(struct net *net, const char *name,
 			goto err_unlock;
 		}
 	}
+	err = mrc_dev_prof_resolve(mn, prof_attrs, NULL, &prof, extack);
+	if (err)
+		goto err_unlock;
 	/* Dumps resume by index, so an index must never come back. */
 	if (mn->next_index == U32_MAX) {
 		NL_SET_ERR_MSG(extack, "device index space exhausted");
@@ -274,6 +279,8 @@ int mrc_dev_new(struct net *net, const char *name,
 	xa_init_flags(&mdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC1);
 	strscpy(mdev->name, name, sizeof(mdev->name));
+	spin_lock_init(&mdev->prof_lock);
+	mdev->prof = prof;
 	for (i = 0; i < nreqs; i++) {
 		struct mrc_plane *plane = planes[i];
 
@@ -484,7 +491,7 @@ static int mrc_rdma_newlink(const char *ibdev_name, struct net_device *ndev)
 		err = -ENODEV;
 	} else {
 		err = mrc_dev_new(dev_net(ndev), ibdev_name, NULL, &req, 1,
-				  &mdev, &extack);
+				  NULL, &mdev, &extack);
 	}
 	rtnl_unlock();
 	if (!err)

@@ -382,7 +382,7 @@ static void mrc_ev_probe_answered(struct mrc_qp *qp, u32 ref_ev)
 		    ++r->probe_ok < MRC_EV_PROBE_OK)
 			continue;
 		r->used = 0;
-		if (s->nbackup[pl] < MRC_EV_BACKUP)
+		if (s->nbackup[pl] < s->max_backup)
 			s->backup[pl][s->nbackup[pl]++] = r->entropy;
 		mrc_count(qp->mdev, pl, MRC_CNT_EV_RECOVERED, 1);
 	}
@@ -649,7 +649,9 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
 	s->cursor = 0;
 	s->rotation = 0;
 	s->gone_value = MRC_EV_F_UNTRACKED;
-	s->min_active = max_t(u32, s->n / 4, 1);
+	s->min_active = s->want_min_active ?
+			min_t(u32, s->want_min_active, s->n) :
+			max_t(u32, s->n / 4, 1);
 	for (i = 0; i < s->n; i++) {
 		struct mrc_ev *e = &s->ev[i];
 		u8 pl = planes[i % np];
@@ -662,7 +664,7 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
 	}
 	for (k = 0; k < np; k++) {
 		/* One at a time: each draw keeps clear of those before. */
-		for (i = 0; i < MRC_EV_BACKUP; i++) {
+		for (i = 0; i < s->max_backup; i++) {
 			spare = mrc_ev_fresh(s, planes[k], s->n);
 			s->backup[planes[k]][i] = spare;
 			s->nbackup[planes[k]] = i + 1;
@@ -672,6 +674,19 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
 		mrc_ev_shuffle(s);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_install);
+
+/**
+ * mrc_ev_configure() - what the next mrc_ev_install() takes from a profile
+ * @qp: the QP, locked
+ * @min_active: GOOD slots a loss may not break, 0 for a quarter of the set
+ * @backups: spare entropies per plane, at most MRC_MAX_BACKUPS
+ */
+void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups)
+{
+	qp->evs->want_min_active = min_t(u32, min_active, MRC_EV_MAX);
+	qp->evs->max_backup = min_t(u32, backups, MRC_MAX_BACKUPS);
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_configure);
 
 int mrc_ev_init(struct mrc_qp *qp)
 {
@@ -683,6 +698,7 @@ int mrc_ev_init(struct mrc_qp *qp)
 	if (!s)
 		return -ENOMEM;
 	s->qp = qp;
+	s->max_backup = MRC_EV_BACKUP;
 	prandom_seed_state(&s->rnd, get_random_u64());
 	timer_setup(&s->probe_timer, mrc_ev_probe_timer, 0);
 	for (i = 0; i < qp->mdev->nports; i++) {

@@ -18,7 +18,7 @@
 
 #define MRC_EV_DEFAULT		128	/* active EVs per QP */
 #define MRC_EV_MAX		256
-#define MRC_EV_BACKUP		8	/* spare entropies per plane */
+#define MRC_EV_BACKUP		8	/* spare entropies per plane, default */
 #define MRC_EV_RETIRED		8	/* retired entropies per plane, probed */
 #define MRC_EV_PROBE_OK		2	/* probe answers that bring an EV back */
 #define MRC_EV_SUSPECT_MAX	2	/* overdue packets in a row that retire */
@@ -116,6 +116,9 @@ struct mrc_path {
  * @cursor: next position in @order
  * @rotation: completed passes over @order
  * @min_active: floor of GOOD slots a loss may not break
+ * @want_min_active: @min_active asked for by the EV profile, 0 for a
+ *	quarter of the set
+ * @max_backup: spare entropies kept per plane (EV profile)
  * @order: rotation order, a permutation of [0, @n)
  * @ev: the active set
  * @backup: spare entropies per plane, taken when a slot is retired
@@ -135,9 +138,11 @@ struct mrc_evset {
 	u16 cursor;
 	u32 rotation;
 	u16 min_active;
+	u16 want_min_active;
+	u8 max_backup;
 	u16 order[MRC_EV_MAX];
 	struct mrc_ev ev[MRC_EV_MAX];
-	u16 backup[MRC_MAX_PLANES][MRC_EV_BACKUP];
+	u16 backup[MRC_MAX_PLANES][MRC_MAX_BACKUPS];
 	u8 nbackup[MRC_MAX_PLANES];
 	struct mrc_ev_spare retired[MRC_MAX_PLANES][MRC_EV_RETIRED];
 	struct mrc_path path[MRC_MAX_PLANES];
@@ -159,6 +164,7 @@ void mrc_ev_destroy(struct mrc_qp *qp);
 void mrc_ev_stop(struct mrc_qp *qp);
 void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
 		    struct mrc_path *paths);
+void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups);
 void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n);
 int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane);
 void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq);

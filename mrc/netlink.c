@@ -122,12 +122,22 @@ static const struct nla_policy mrc_ccprof_policy[MRC_A_CCPROF_MAX + 1] = {
 	[MRC_A_CCPROF_FI] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_cc_fi_range),
 };
 
+/* A device names a profile by id, or none with 0. */
+static struct netlink_range_validation mrc_dev_prof_id_range = {
+	.min = 0,
+	.max = MRC_PROFILE_ID_MAX,
+};
+
 /* Attributes that are only ever sent by the kernel have no entry: rejected. */
 static const struct nla_policy mrc_policy[MRC_A_MAX + 1] = {
 	[MRC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[MRC_A_DEV_PLANES] = NLA_POLICY_NESTED(mrc_planes_policy),
 	[MRC_A_EVPROF] = NLA_POLICY_NESTED(mrc_evprof_policy),
 	[MRC_A_CCPROF] = NLA_POLICY_NESTED(mrc_ccprof_policy),
+	[MRC_A_DEV_EVPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &mrc_dev_prof_id_range),
+	[MRC_A_DEV_CCPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &mrc_dev_prof_id_range),
 };
 
 static struct genl_family mrc_genl_family;
@@ -200,7 +210,9 @@ static int mrc_nl_put_dev(struct sk_buff *skb, const struct mrc_device *mdev,
 		genl_dump_check_consistent(cb, hdr);
 
 	if (nla_put_string(skb, MRC_A_DEV_NAME, mdev->name) ||
-	    nla_put_u32(skb, MRC_A_DEV_INDEX, mdev->index))
+	    nla_put_u32(skb, MRC_A_DEV_INDEX, mdev->index) ||
+	    nla_put_u32(skb, MRC_A_DEV_EVPROF_ID, mdev->prof.evprof_id) ||
+	    nla_put_u32(skb, MRC_A_DEV_CCPROF_ID, mdev->prof.ccprof_id))
 		goto cancel;
 
 	planes = nla_nest_start(skb, MRC_A_DEV_PLANES);
@@ -390,7 +402,7 @@ static int mrc_nl_dev_new(struct sk_buff *skb, struct genl_info *info)
 				  &nreqs, info->extack);
 	if (!err)
 		err = mrc_dev_new(net, nla_data(name_attr), name_attr, reqs,
-				  nreqs, &mdev, info->extack);
+				  nreqs, info->attrs, &mdev, info->extack);
 	rtnl_unlock();
 	if (err)
 		return err;
@@ -408,6 +420,44 @@ static int mrc_nl_dev_del(struct sk_buff *skb, struct genl_info *info)
 	}
 	/* Dropping netdev references needs no RTNL. */
 	return mrc_dev_del(mn, nla_data(name_attr), name_attr, info->extack);
+}
+
+/*
+ * Names other profiles: the device's QPs follow them from their next reset
+ * (CC) or their next path set (EV), as when a named profile changes.
+ */
+static int mrc_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
+	struct mrc_device *mdev;
+	struct mrc_dev_prof prof;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "missing device name");
+		return -EINVAL;
+	}
+	if (!info->attrs[MRC_A_DEV_EVPROF_ID] &&
+	    !info->attrs[MRC_A_DEV_CCPROF_ID]) {
+		NL_SET_ERR_MSG(info->extack, "nothing to change");
+		return -EINVAL;
+	}
+
+	mutex_lock(&mn->lock);
+	mdev = mrc_dev_find(mn, nla_data(name_attr));
+	if (!mdev || !mdev->registered) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+				    "no such mrc device");
+		err = -ENODEV;
+	} else {
+		err = mrc_dev_prof_resolve(mn, info->attrs, &mdev->prof, &prof,
+					   info->extack);
+		if (!err)
+			mrc_dev_prof_set(mdev, &prof);
+	}
+	mutex_unlock(&mn->lock);
+	return err;
 }
 
 /* ---- EV and CC profiles ------------------------------------------------ */
@@ -795,6 +845,11 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 	{
 		.cmd = MRC_CMD_DEV_DEL,
 		.doit = mrc_nl_dev_del,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_DEV_SET,
+		.doit = mrc_nl_dev_set,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{

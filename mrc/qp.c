@@ -44,13 +44,13 @@ static int mrc_qp_check_init(const struct ib_qp_init_attr *init)
 	return 0;
 }
 
-/* Until QPs name a CC profile (control-plane issue): the defaults. */
+/* The CC profile of the device, as it is when the QP is created or reset. */
 static void mrc_qp_cc_init(struct mrc_qp *qp)
 {
-	struct mrc_ccprof_cfg cfg;
+	struct mrc_dev_prof prof;
 
-	mrc_ccprof_defaults(&cfg);
-	mrc_cc_init(&qp->req.cc, &cfg);
+	mrc_dev_prof_get(qp->mdev, &prof);
+	mrc_cc_init(&qp->req.cc, &prof.cc);
 }
 
 static void mrc_qp_free(struct mrc_qp *qp)
@@ -303,6 +303,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	struct mrc_qp *qp = to_mqp(ibqp);
 	struct mrc_path *paths = NULL;
 	struct mrc_av av = qp->av;
+	struct mrc_dev_prof prof = {};
 	enum ib_qp_state cur, next;
 	struct sk_buff_head out;
 	int err;
@@ -331,6 +332,8 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			if (!paths)
 				return -ENOMEM;
 			mrc_ev_resolve(qp, &av, paths);
+			/* A new path set takes the EV profile as it is now. */
+			mrc_dev_prof_get(qp->mdev, &prof);
 		}
 	}
 
@@ -355,8 +358,10 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->attr.ah_attr.grh.sgid_attr = NULL;
 		qp->av = av;
 		dst_cache_reset(&qp->dst_cache);
-		if (paths)
-			mrc_ev_install(qp, paths, mrc_ev_count);
+		if (paths) {
+			mrc_ev_configure(qp, prof.min_active, prof.backups);
+			mrc_ev_install(qp, paths, prof.ev_count ?: mrc_ev_count);
+		}
 	}
 	if (mask & IB_QP_PATH_MTU) {
 		qp->attr.path_mtu = attr->path_mtu;

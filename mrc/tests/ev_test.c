@@ -643,6 +643,51 @@ static void ev_retire_takes_spare(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
 }
 
+/* An EV profile's floor and backup count shape the next set, then stay. */
+static void ev_install_follows_profile(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 pl, k, old;
+
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_configure(f->qp, 5, 2);
+	spin_unlock_bh(&f->qp->lock);
+	ev_install(f, 3 * EV_PLANES);
+	KUNIT_ASSERT_EQ(test, s->n, 3 * EV_PLANES);
+	KUNIT_EXPECT_EQ(test, s->min_active, 5);
+	for (pl = 0; pl < EV_PLANES; pl++)
+		KUNIT_EXPECT_EQ(test, s->nbackup[pl], 2);
+
+	/* Two retirements on one plane use both spares, the third probes. */
+	pl = s->ev[0].plane;
+	for (k = 0; k < 3; k++) {
+		u32 slot = k * EV_PLANES;
+
+		KUNIT_ASSERT_EQ(test, s->ev[slot].plane, pl);
+		old = s->ev[slot].value;
+		ev_retire(f, old);
+		KUNIT_EXPECT_EQ(test, s->ev[slot].state, k < 2 ?
+				MRC_EV_STATE_GOOD : MRC_EV_STATE_ASSUMED_BAD);
+		KUNIT_EXPECT_EQ(test, s->ev[slot].value != old, k < 2);
+	}
+	KUNIT_EXPECT_EQ(test, s->nbackup[pl], 0);
+
+	/* A floor above the set is the set; 0 is a quarter again. */
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_configure(f->qp, 200, MRC_MAX_BACKUPS + 1);
+	spin_unlock_bh(&f->qp->lock);
+	ev_install(f, 16);
+	KUNIT_EXPECT_EQ(test, s->min_active, 16);
+	KUNIT_EXPECT_EQ(test, s->nbackup[0], MRC_MAX_BACKUPS);
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_configure(f->qp, 0, 0);
+	spin_unlock_bh(&f->qp->lock);
+	ev_install(f, 16);
+	KUNIT_EXPECT_EQ(test, s->min_active, 4);
+	KUNIT_EXPECT_EQ(test, s->nbackup[0], 0);
+}
+
 static void ev_retire_without_spare_and_floor(struct kunit *test)
 {
 	struct tf *f = test->priv;
@@ -1183,6 +1228,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_install_splits_planes),
 	KUNIT_CASE(ev_install_spares_distinct),
 	KUNIT_CASE(ev_install_clamps_and_splits),
+	KUNIT_CASE(ev_install_follows_profile),
 	KUNIT_CASE(ev_pick_rotation_fair),
 	KUNIT_CASE(ev_pick_never_bad_or_denied),
 	KUNIT_CASE(ev_pick_lone_good_across_reshuffles),

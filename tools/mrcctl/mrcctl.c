@@ -84,7 +84,8 @@ static void usage(FILE *f)
 	      "       mrcctl [OPTIONS] -b FILE\n"
 	      "       mrcctl [OPTIONS] version\n"
 	      "       mrcctl [OPTIONS] dev show [NAME]\n"
-	      "       mrcctl [OPTIONS] dev add NAME plane DEV [plane DEV ...]\n"
+	      "       mrcctl [OPTIONS] dev add NAME plane DEV [plane DEV ...] [ DEVPROF ]\n"
+	      "       mrcctl [OPTIONS] dev set NAME DEVPROF\n"
 	      "       mrcctl [OPTIONS] dev del NAME\n"
 	      "       mrcctl [OPTIONS] evprofile show [ID]\n"
 	      "       mrcctl [OPTIONS] evprofile { add | set } ID [ EVPARAM VALUE ... ]\n"
@@ -104,6 +105,7 @@ static void usage(FILE *f)
 	      "         backups N | events { EVENT[,EVENT...] | all | none } |\n"
 	      "         entries { EV[,EV...] | none }\n"
 	      "EVENT:   good | assumed-bad\n"
+	      "DEVPROF: [ evprofile { ID | none } ] [ ccprofile { ID | none } ]\n"
 	      "CCPARAM: state { online | offline } | algo nscc | base-rtt-us N |\n"
 	      "         target-delay-us N | qa-threshold-us N | min-cwnd N |\n"
 	      "         max-cwnd N | gamma N | max-md-jump N | eta N | fi N\n", f);
@@ -533,6 +535,28 @@ static int cmd_version(struct nl *nl, int argc, char **argv)
 
 /* ---- dev ------------------------------------------------------------- */
 
+/* Whole-string unsigned number, decimal or 0x hex; range left to the kernel. */
+static bool parse_u64(const char *s, unsigned long long max,
+		      unsigned long long *val)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return false;
+	errno = 0;
+	*val = strtoull(s, &end, 0);
+	return !errno && !*end && *val <= max;
+}
+
+static __u32 parse_u32_arg(const char *what, const char *s)
+{
+	unsigned long long v;
+
+	if (!parse_u64(s, UINT32_MAX, &v))
+		usage_error(what, s);
+	return (__u32)v;
+}
+
 struct dev_show {
 	struct nl *nl;
 	bool opened;		/* JSON array started */
@@ -580,9 +604,12 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 		[MRC_A_DEV_NAME] = MNL_TYPE_NUL_STRING,
 		[MRC_A_DEV_INDEX] = MNL_TYPE_U32,
 		[MRC_A_DEV_PLANES] = MNL_TYPE_NESTED,
+		[MRC_A_DEV_EVPROF_ID] = MNL_TYPE_U32,
+		[MRC_A_DEV_CCPROF_ID] = MNL_TYPE_U32,
 	};
 	const struct nlattr *tb[MRC_A_MAX + 1];
 	struct dev_show *ds = data;
+	__u32 evprof = 0, ccprof = 0;
 	const struct nlattr *plane;
 	const char *name;
 	unsigned int n = 0;
@@ -594,6 +621,10 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	}
 	name = mnl_attr_get_str(tb[MRC_A_DEV_NAME]);
+	if (tb[MRC_A_DEV_EVPROF_ID])
+		evprof = mnl_attr_get_u32(tb[MRC_A_DEV_EVPROF_ID]);
+	if (tb[MRC_A_DEV_CCPROF_ID])
+		ccprof = mnl_attr_get_u32(tb[MRC_A_DEV_CCPROF_ID]);
 	mnl_attr_for_each_nested(plane, tb[MRC_A_DEV_PLANES])
 		if (mnl_attr_get_type(plane) == MRC_A_PLANE)
 			n++;
@@ -604,9 +635,17 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 		ds->opened = true;
 		j_open(NULL, '{');
 		j_str("name", name);
+		j_uint("evprofile", evprof);
+		j_uint("ccprofile", ccprof);
 		j_open("planes", '[');
 	} else {
-		printf("dev %s planes %u\n", name, n);
+		/* Profiles only when named: 0 means the built-in settings. */
+		printf("dev %s planes %u", name, n);
+		if (evprof)
+			printf(" evprofile %u", evprof);
+		if (ccprof)
+			printf(" ccprofile %u", ccprof);
+		putchar('\n');
 	}
 	mnl_attr_for_each_nested(plane, tb[MRC_A_DEV_PLANES])
 		if (mnl_attr_get_type(plane) == MRC_A_PLANE &&
@@ -643,21 +682,44 @@ static int dev_show(struct nl *nl, int argc, char **argv)
 	return ret;
 }
 
+/*
+ * "evprofile ID|none" or "ccprofile ID|none" at argv[0]: adds the attribute
+ * and returns the words used (2), or 0 when argv[0] is neither keyword.
+ */
+static int put_dev_prof(struct nlmsghdr *nlh, int argc, char **argv)
+{
+	int type;
+
+	if (!strcmp(argv[0], "evprofile"))
+		type = MRC_A_DEV_EVPROF_ID;
+	else if (!strcmp(argv[0], "ccprofile"))
+		type = MRC_A_DEV_CCPROF_ID;
+	else
+		return 0;
+	if (argc < 2)
+		usage_error("missing profile id after", argv[0]);
+	/* The kernel checks the range: its message is the one to show. */
+	mnl_attr_put_u32(nlh, type, strcmp(argv[1], "none") ?
+			 parse_u32_arg("invalid profile id", argv[1]) : 0);
+	return 2;
+}
+
 static int dev_add(struct nl *nl, int argc, char **argv)
 {
 	struct nlattr *planes, *plane;
 	struct nlmsghdr *nlh;
-	int i;
+	int i, nplanes = 0;
 
 	if (argc < 1)
 		usage_error("dev add needs a device name", NULL);
-	if (argc < 3)
-		usage_error("dev add needs at least one \"plane DEV\"", NULL);
 
 	nlh = mrc_msg(nl, MRC_CMD_DEV_NEW, 0);
 	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, argv[0]);
 	planes = mnl_attr_nest_start(nlh, MRC_A_DEV_PLANES);
 	for (i = 1; i < argc; i += 2) {
+		if (!strcmp(argv[i], "evprofile") ||
+		    !strcmp(argv[i], "ccprofile"))
+			continue;	/* after the nest, below */
 		if (strcmp(argv[i], "plane"))
 			usage_error("expected \"plane\", got", argv[i]);
 		if (i + 1 >= argc)
@@ -671,8 +733,30 @@ static int dev_add(struct nl *nl, int argc, char **argv)
 			usage_error("too many planes to fit in one request",
 				    NULL);
 		mnl_attr_nest_end(nlh, plane);
+		nplanes++;
 	}
+	if (!nplanes)
+		usage_error("dev add needs at least one \"plane DEV\"", NULL);
 	mnl_attr_nest_end(nlh, planes);
+	for (i = 1; i < argc; i += 2)
+		put_dev_prof(nlh, argc - i, argv + i);
+	return nl_talk(nl, nlh, NULL, NULL);
+}
+
+static int dev_set(struct nl *nl, int argc, char **argv)
+{
+	struct nlmsghdr *nlh;
+	int i, used;
+
+	if (argc < 3)
+		usage_error("dev set needs a device name and a profile", NULL);
+	nlh = mrc_msg(nl, MRC_CMD_DEV_SET, 0);
+	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, argv[0]);
+	for (i = 1; i < argc; i += used) {
+		used = put_dev_prof(nlh, argc - i, argv + i);
+		if (!used)
+			usage_error("unknown parameter", argv[i]);
+	}
 	return nl_talk(nl, nlh, NULL, NULL);
 }
 
@@ -693,6 +777,8 @@ static int cmd_dev(struct nl *nl, int argc, char **argv)
 		return dev_show(nl, argc ? argc - 1 : 0, argv + 1);
 	if (!strcmp(argv[0], "add"))
 		return dev_add(nl, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "set"))
+		return dev_set(nl, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "del") || !strcmp(argv[0], "delete"))
 		return dev_del(nl, argc - 1, argv + 1);
 	return usage_error("unknown dev command", argv[0]);
@@ -776,28 +862,6 @@ static const struct prof_kind ccprof_kind = {
 	MRC_A_CCPROF, MRC_A_CCPROF_ID, MRC_A_CCPROF_STATE, MRC_A_CCPROF_MAX,
 	ccprof_params, ARRAY_SIZE(ccprof_params),
 };
-
-/* Whole-string unsigned number, decimal or 0x hex; range left to the kernel. */
-static bool parse_u64(const char *s, unsigned long long max,
-		      unsigned long long *val)
-{
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+')
-		return false;
-	errno = 0;
-	*val = strtoull(s, &end, 0);
-	return !errno && !*end && *val <= max;
-}
-
-static __u32 parse_u32_arg(const char *what, const char *s)
-{
-	unsigned long long v;
-
-	if (!parse_u64(s, UINT32_MAX, &v))
-		usage_error(what, s);
-	return (__u32)v;
-}
 
 static __u32 parse_events(const char *arg)
 {

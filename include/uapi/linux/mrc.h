@@ -40,6 +40,8 @@
  *    MRC_A_DEV_NAME: NLA_NUL_STRING, 1 to 15 bytes (IFNAMSIZ - 1)
  *    MRC_A_DEV_INDEX: NLA_U32, unique in the namespace, never reused while
  *                     the module is loaded
+ *    MRC_A_DEV_EVPROF_ID: NLA_U32, the EV profile named, 0 for none
+ *    MRC_A_DEV_CCPROF_ID: NLA_U32, the CC profile named, 0 for none
  *    MRC_A_DEV_PLANES: NLA_NESTED
  *        MRC_A_PLANE: NLA_NESTED, one per remaining plane, by index
  *            MRC_A_PLANE_INDEX: NLA_U32, 0 .. MRC_MAX_PLANES - 1
@@ -69,7 +71,24 @@
  * output only.  A netdev may be a plane of one device only, and only once.
  * When a plane's netdev is unregistered (deleted, or moved to another
  * namespace) the plane goes away; a device that loses its last plane is
- * deleted.
+ * deleted.  Optional:
+ *
+ *    MRC_A_DEV_EVPROF_ID: NLA_U32, 0 .. MRC_PROFILE_ID_MAX, 0 for none
+ *    MRC_A_DEV_CCPROF_ID: NLA_U32, the same for a CC profile
+ *
+ * name the profiles the device's QPs follow: the EV profile's EV_COUNT,
+ * MIN_ACTIVE and BACKUPS shape each EV set a QP installs (when it gets its
+ * address vector), the CC profile initialises a QP's congestion control when
+ * it is created or reset.  A profile must be ONLINE to be named and stays
+ * ONLINE while named; only AUTO-mode UDP EV profiles can be named so far
+ * (EOPNOTSUPP).  Without an EV profile the ev_count module parameter rules.
+ *
+ * MRC_CMD_DEV_SET (do, admin)
+ * ---------------------------
+ *
+ * Names other profiles: MRC_A_DEV_NAME and MRC_A_DEV_EVPROF_ID and/or
+ * MRC_A_DEV_CCPROF_ID as in DEV_NEW.  Running QPs keep their settings; the
+ * next EV set and the next reset follow the new profiles.
  *
  * MRC_CMD_DEV_DEL (do, admin)
  * ---------------------------
@@ -122,7 +141,8 @@
  * ------------------------------
  *
  * Deletes the EV profile MRC_A_EVPROF / MRC_A_EVPROF_ID.  An ONLINE profile
- * must be taken OFFLINE first (EBUSY).
+ * must be taken OFFLINE first (EBUSY), and a profile a device names cannot
+ * go OFFLINE (EBUSY).
  *
  * MRC_CMD_CCPROF_NEW, _SET, _GET, _DEL
  * ------------------------------------
@@ -220,6 +240,7 @@ enum mrc_cmd {
 	MRC_CMD_EV_SET,
 	MRC_CMD_EV_EVENT,
 	MRC_CMD_QP_EVENT,
+	MRC_CMD_DEV_SET,
 
 	__MRC_CMD_MAX
 };
@@ -241,6 +262,8 @@ enum mrc_attr {
 	MRC_A_CCPROF,		/* nest of enum mrc_ccprof_attr */
 	MRC_A_QP,		/* nest of enum mrc_qp_attr */
 	MRC_A_PAD,		/* alignment padding, never parsed */
+	MRC_A_DEV_EVPROF_ID,	/* u32, 0: none */
+	MRC_A_DEV_CCPROF_ID,	/* u32, 0: none */
 
 	__MRC_A_MAX
 };
