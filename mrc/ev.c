@@ -411,9 +411,9 @@ void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe)
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_verdict);
 
-/* Queue one probe on @value, and back its interval off for the next. */
-static void mrc_ev_probe_one(struct mrc_qp *qp, u32 value, u32 *probe_ms,
-			     unsigned long *probe_at, struct sk_buff_head *out)
+/* A probe on @value carrying @token, counted; false when out of memory. */
+static bool mrc_ev_probe_queue(struct mrc_qp *qp, u32 value, u64 token,
+			       struct sk_buff_head *out)
 {
 	struct mrc_hdrs c = {};
 	struct sk_buff *skb;
@@ -422,14 +422,91 @@ static void mrc_ev_probe_one(struct mrc_qp *qp, u32 value, u32 *probe_ms,
 	c.dqpn = qp->attr.dest_qp_num;
 	c.psn = qp->req.psn_una;
 	c.ev = value;
-	c.probe.token = ktime_get_ns();
+	c.probe.token = token;
 	skb = mrc_rel_ctl_skb(qp, &c);
-	if (skb) {
-		__skb_queue_tail(out, skb);
-		mrc_count(qp->mdev, mrc_ev_plane(value), MRC_CNT_EV_PROBES, 1);
-	}
+	if (!skb)
+		return false;
+	__skb_queue_tail(out, skb);
+	mrc_count(qp->mdev, mrc_ev_plane(value), MRC_CNT_EV_PROBES, 1);
+	return true;
+}
+
+/* Queue one probe on @value, and back its interval off for the next. */
+static void mrc_ev_probe_one(struct mrc_qp *qp, u32 value, u32 *probe_ms,
+			     unsigned long *probe_at, struct sk_buff_head *out)
+{
+	mrc_ev_probe_queue(qp, value, ktime_get_ns(), out);
 	*probe_ms = min(*probe_ms * 2, (u32)MRC_EV_PROBE_MAX_MS);
 	*probe_at = jiffies + msecs_to_jiffies(*probe_ms);
+}
+
+/*
+ * Tokens of the controller's probes have the top bit set, which the
+ * background probes' (ktime_get_ns()) never have: an answer to one kind is
+ * never taken for the other.
+ */
+#define MRC_EV_PROBE_CTL	BIT_ULL(63)
+
+/**
+ * mrc_ev_probe_start() - send the controller's probe on one slot
+ * @qp: the QP, locked
+ * @slot: the slot of the active set whose EV to probe, whatever its state
+ * @w: the waiter, initialised; the QP keeps it until the answer, until
+ *	mrc_ev_probe_forget() or until the QP is destroyed
+ * @out: the probe packet is queued here, for the caller to send unlocked
+ *
+ * Return: 0; -EINVAL when the QP is not connected or @slot is not active,
+ * -EBUSY when another probe of the controller is in flight, -ENOMEM.
+ */
+int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
+		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out)
+{
+	struct mrc_evset *s = qp->evs;
+	u64 now = ktime_get_ns();
+
+	if (qp->dead || qp->state != IB_QPS_RTS || !s || slot >= s->n)
+		return -EINVAL;
+	if (s->waiter)
+		return -EBUSY;
+	w->value = s->ev[slot].value;
+	w->token = MRC_EV_PROBE_CTL | now;
+	if (!mrc_ev_probe_queue(qp, w->value, w->token, out))
+		return -ENOMEM;
+	s->waiter = w;
+	return 0;
+}
+
+/* A probe answer (SACK with the probe flag): the controller's, if it waits. */
+void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token)
+{
+	struct mrc_ev_probe_wait *w = qp->evs ? qp->evs->waiter : NULL;
+
+	if (!w || w->token != token || w->value != ref_ev)
+		return;
+	w->rtt_ns = ktime_get_ns() - (token & ~MRC_EV_PROBE_CTL);
+	w->err = 0;
+	qp->evs->waiter = NULL;
+	complete(&w->done);
+}
+
+/*
+ * The waiter gives up (@err 0: no completion, the caller is leaving) or the
+ * QP goes away (@err -ENOENT, from mrc_destroy_qp()): either way the QP
+ * forgets @w under its lock, so nothing touches @w afterwards.
+ */
+void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
+			 int err)
+{
+	struct mrc_evset *s = qp->evs;
+
+	if (!s || !s->waiter || (w && s->waiter != w))
+		return;
+	w = s->waiter;
+	s->waiter = NULL;
+	if (err) {
+		w->err = err;
+		complete(&w->done);
+	}
 }
 
 /*

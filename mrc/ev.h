@@ -7,6 +7,7 @@
 #ifndef _MRC_EV_H
 #define _MRC_EV_H
 
+#include <linux/completion.h>
 #include <linux/ktime.h>
 #include <linux/prandom.h>
 #include <linux/timer.h>
@@ -61,6 +62,12 @@ static inline u16 mrc_ev_entropy(u32 value)
 	return value & (BIT(MRC_EV_ENTROPY_BITS) - 1);
 }
 
+/* The UDP source port carries the entropy: what ECMP hashes on. */
+static inline u16 mrc_ev_udp_sport(u32 value)
+{
+	return 0xc000 | mrc_ev_entropy(value);
+}
+
 /**
  * struct mrc_ev - one slot of the active set
  * @value: the EV on the wire; a new entropy gets a new value
@@ -103,6 +110,22 @@ struct mrc_ev_spare {
 	unsigned long probe_at;
 };
 
+/**
+ * struct mrc_ev_probe_wait - a controller's probe of one EV (MRC_CMD_PROBE)
+ * @token: sent in the probe, echoed by the SACK that answers it
+ * @value: the EV probed; the answer must echo it too
+ * @rtt_ns: filled in with the answer
+ * @err: 0 when answered, -ENOENT when the QP went away first
+ * @done: completed with @err set, after the QP has forgotten the waiter
+ */
+struct mrc_ev_probe_wait {
+	u64 token;
+	u32 value;
+	u64 rtt_ns;
+	int err;
+	struct completion done;
+};
+
 /* The route of a QP on one plane: addresses derived from the QP's AV. */
 struct mrc_path {
 	struct mrc_av av;
@@ -132,6 +155,7 @@ struct mrc_path {
  *	acknowledged sequence, so later holes of one SACK on it still count
  * @last_retire_ns: time the last retirement took inside its caller, for
  *	the benchmark: from the loss signal to the new entropy in the slot
+ * @waiter: the controller's probe in flight, at most one per QP
  */
 struct mrc_evset {
 	u16 n;
@@ -152,6 +176,7 @@ struct mrc_evset {
 	u32 gone_value;
 	u32 gone_acked;
 	u64 last_retire_ns;
+	struct mrc_ev_probe_wait *waiter;
 };
 
 /* The GSI QP's datagrams have one path per AH and no EV set. */
@@ -176,5 +201,10 @@ void mrc_ev_suspect(struct mrc_qp *qp, u32 ev);
 void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
 void mrc_ev_skip(struct mrc_qp *qp, u32 ev);
 u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);
+int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
+		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out);
+void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token);
+void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
+			 int err);
 
 #endif /* _MRC_EV_H */

@@ -206,6 +206,8 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	spin_lock_bh(&qp->lock);
 	qp->dead = true;
+	/* A controller waiting for a probe answer hears that it never comes. */
+	mrc_ev_probe_forget(qp, NULL, -ENOENT);
 	spin_unlock_bh(&qp->lock);
 
 	if (ibqp->qp_type == IB_QPT_GSI)

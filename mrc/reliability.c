@@ -241,6 +241,8 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		   mrc_rel_rtt_sample(qp, h));
 	if (req->cc.decreases != cuts)
 		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_CC_DECREASES, 1);
+	if (h->sack.flags & MRC_SACK_F_PROBE)
+		mrc_ev_probe_done(qp, h->sack.ref_ev, h->sack.ref_ts);
 	mrc_ev_verdict(qp, h->sack.ref_ev, m, h->sack.flags & MRC_SACK_F_PROBE);
 	mrc_rel_advance(qp);
 	if (qp->state == IB_QPS_ERR)

@@ -13,6 +13,7 @@ mrc_require_root
 mrc_require_mrcctl
 mrc_require_xfer
 mrc_require_setpriv
+mrc_require_cmds ib_write_bw tc
 trap 'mrc_dev_pair_del; topo_destroy' EXIT
 topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_load || { echo "# modprobe mrc failed"; exit $KSFT_FAIL; }
@@ -117,9 +118,60 @@ xfer_evset "no evprofile"
 check "without an evprofile the module's ev_count rules" \
 	"evs $(cat /sys/module/mrc/parameters/ev_count) min_active $(($(cat /sys/module/mrc/parameters/ev_count) / 4))" \
 	"$seen"
-rm -f "$snap"
 run_rc c2 evprofile set 7 state offline
 check "an evprofile no device names may go offline again" "0" "$rc"
+
+# ---- probes ------------------------------------------------------------------------
+
+# A 20-second ib_write_bw keeps one connected QP per side; the probes run meanwhile.
+secs=20
+(
+	run_pair 18515 ib_write_bw -d "$MRC_DEV1" -x "$MRC_GID1" -F -p 18515 -D $secs -- \
+		ib_write_bw -d "$MRC_DEV2" -x "$MRC_GID2" -F -p 18515 -D $secs 10.0.0.1
+	echo "$srv_rc $cli_rc" >"$snap.rc"
+) &
+bw=$!
+wait_until 60 qp_line_seen
+qpn=$(awk 'NR == 1 { print $2 }' "$snap")
+check_match "probe: the client's connected QP shows in debugfs" '^[0-9]+$' "$qpn"
+slot1=$(awk '$2 == 1 && $3 ~ /^0x/ { print $1; exit }' "$evs")
+check_match "probe: the client QP has a slot on plane 1" '^[0-9]+$' "$slot1"
+nevs=$(awk 'NR == 1 { print $6 }' "$snap")
+
+run_rc c2 probe dev "$MRC_DEV2" qpn "$qpn" slot 0
+check_match "probe of a live EV answers with its RTT" \
+	"^probe dev $MRC_DEV2 qpn $qpn slot 0 plane [01] entropy 0x[c-f][0-9a-f]{3} rtt [1-9][0-9]* ns$" "$out"
+run_rc c2 -j probe dev "$MRC_DEV2" qpn "$qpn" slot "$slot1"
+check "probe of a live EV on plane 1 (JSON)" "0 1 $slot1 true" \
+	"$rc $(echo "$out" | jq -r '"\(.plane) \(.slot) \(.rtt_ns > 0)"')"
+
+# Plane 1 blackholed in the client's egress: nothing on it is answered.
+tc -n "$H2" qdisc add dev p1 root handle 1: prio
+tc -n "$H2" filter add dev p1 parent 1: protocol ip prio 1 u32 \
+	match ip protocol 17 0xff action drop
+expect_err "probe of a dead EV" ETIMEDOUT "no answer within the timeout" \
+	c2 probe dev "$MRC_DEV2" qpn "$qpn" slot "$slot1" timeout 300
+tc -n "$H2" qdisc del dev p1 root
+
+expect_err "probe of a slot beyond the set" ERANGE "EV slot beyond the qp's active set" \
+	c2 probe dev "$MRC_DEV2" qpn "$qpn" slot "$nevs"
+expect_err "probe of a slot beyond any set" ERANGE "integer out of range" \
+	c2 probe dev "$MRC_DEV2" qpn "$qpn" slot 256
+expect_err "probe with timeout 0" ERANGE "integer out of range" \
+	c2 probe dev "$MRC_DEV2" qpn "$qpn" slot 0 timeout 0
+expect_err "probe of a missing QP" ENOENT "no such qp" \
+	c2 probe dev "$MRC_DEV2" qpn 999999 slot 0
+expect_err "probe on a missing device" ENODEV "no such mrc device" \
+	c2 probe dev nosuch qpn "$qpn" slot 0
+for who in nocap nobody; do
+	declare -n as=$who
+	run_rc ip netns exec "$H2" "${as[@]}" "$MRCCTL" probe dev "$MRC_DEV2" qpn "$qpn" slot 0
+	check "$who: probe refused with EPERM" "2 Error: Operation not permitted (EPERM)" \
+		"$rc $out"
+done
+wait "$bw"
+check "ib_write_bw under the probes: both sides exit 0" "0 0" "$(cat "$snap.rc")"
+rm -f "$snap" "$snap.rc"
 
 # ---- permissions -------------------------------------------------------------------
 

@@ -172,6 +172,26 @@
  *
  * ALGO cannot change while the profile is ONLINE; the NSCC parameters can.
  *
+ * MRC_CMD_PROBE (do, admin)
+ * -------------------------
+ *
+ * Sends one probe on one EV of a connected (RTS) RC QP and waits for the
+ * peer's answer, a SACK echoing the probe: the controller learns whether
+ * that path works and its round trip now, whatever the EV's state.  Needs:
+ *
+ *    MRC_A_DEV_NAME: the device
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32, the QP number
+ *        MRC_A_QP_EVS: NLA_NESTED holding exactly one
+ *            MRC_A_EV: NLA_NESTED
+ *                MRC_A_EV_SLOT: NLA_U32, slot of the QP's active set
+ *    MRC_A_PROBE_TIMEOUT_MS: NLA_U32, 1 .. MRC_PROBE_TIMEOUT_MS_MAX
+ *                            (default MRC_PROBE_TIMEOUT_MS_DEFAULT)
+ *
+ * The reply repeats MRC_A_DEV_NAME and MRC_A_QP with the EV probed (SLOT,
+ * VALUE, PLANE, ENTROPY) and carries MRC_A_PROBE_RTT_NS: NLA_U64.  No answer
+ * within the timeout is ETIMEDOUT; one probe per QP at a time (EBUSY).
+ *
  * Multicast group MRC_GENL_MCGRP_EVENTS
  * -------------------------------------
  *
@@ -212,6 +232,10 @@
 #define MRC_PROFILE_ID_MAX	65535
 #define MRC_MAX_BACKUPS		32
 
+/* How long MRC_CMD_PROBE waits for its answer, milliseconds. */
+#define MRC_PROBE_TIMEOUT_MS_DEFAULT	1000
+#define MRC_PROBE_TIMEOUT_MS_MAX	60000
+
 /* Default UDP destination port of MRC packets (mrc.ko parameter udp_port). */
 #define MRC_UDP_PORT_DEFAULT	4793
 
@@ -241,6 +265,7 @@ enum mrc_cmd {
 	MRC_CMD_EV_EVENT,
 	MRC_CMD_QP_EVENT,
 	MRC_CMD_DEV_SET,
+	MRC_CMD_PROBE,
 
 	__MRC_CMD_MAX
 };
@@ -264,6 +289,8 @@ enum mrc_attr {
 	MRC_A_PAD,		/* alignment padding, never parsed */
 	MRC_A_DEV_EVPROF_ID,	/* u32, 0: none */
 	MRC_A_DEV_CCPROF_ID,	/* u32, 0: none */
+	MRC_A_PROBE_TIMEOUT_MS,	/* u32 */
+	MRC_A_PROBE_RTT_NS,	/* u64 */
 
 	__MRC_A_MAX
 };
