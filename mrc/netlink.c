@@ -1144,6 +1144,12 @@ static struct genl_family mrc_genl_family __ro_after_init = {
 	.maxattr = MRC_A_MAX,
 	.policy = mrc_policy,
 	.netnsok = true,
+	/*
+	 * Every handler takes the locks it needs (mrc_net.lock, RTNL), and
+	 * PROBE sleeps for up to a minute: under the genetlink mutex that
+	 * would stall every other family of the system meanwhile.
+	 */
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.small_ops = mrc_genl_ops,
 	.n_small_ops = ARRAY_SIZE(mrc_genl_ops),
