@@ -62,8 +62,8 @@ static inline u16 mrc_ev_entropy(u32 value)
 	return value & (BIT(MRC_EV_ENTROPY_BITS) - 1);
 }
 
-/* The UDP source port carries the entropy: what ECMP hashes on. */
-static inline u16 mrc_ev_udp_sport(u32 value)
+/* The UDP source port (host order) a packet on @value leaves with. */
+static inline u16 mrc_ev_sport(u32 value)
 {
 	return 0xc000 | mrc_ev_entropy(value);
 }

@@ -251,9 +251,10 @@ void mrc_net_seal(struct sk_buff *skb)
 	mrc_icrc_seal(skb->data, skb->len);
 }
 
+/* The UDP source port carries the EV's entropy: what ECMP hashes on. */
 static __be16 mrc_net_sport(u32 ev)
 {
-	return htons(mrc_ev_udp_sport(ev));
+	return htons(mrc_ev_sport(ev));
 }
 
 /* Every MRC packet is ECN-capable: CE marks steer the sender off a path. */

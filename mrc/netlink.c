@@ -630,7 +630,7 @@ static int mrc_nl_probe_reply(struct genl_info *info,
 	if (!ev || nla_put_u32(msg, MRC_A_EV_SLOT, req->slot) ||
 	    nla_put_u32(msg, MRC_A_EV_VALUE, w->value) ||
 	    nla_put_u32(msg, MRC_A_EV_PLANE, mrc_ev_plane(w->value)) ||
-	    nla_put_u32(msg, MRC_A_EV_ENTROPY, mrc_ev_udp_sport(w->value)))
+	    nla_put_u32(msg, MRC_A_EV_ENTROPY, mrc_ev_sport(w->value)))
 		goto nomem;
 	nla_nest_end(msg, ev);
 	nla_nest_end(msg, evs);

@@ -86,7 +86,7 @@ check "the refused requests left both profiles online" "online online" \
 # ---- the QPs follow ----------------------------------------------------------------
 
 evs=/sys/kernel/debug/mrc/$MRC_DEV2/evs
-mib=$(mrc_scaled 16)
+mib=$(mrc_scaled 8)
 
 # qp_line_seen: the client's debugfs EV table lists a QP with paths (copied to $snap).
 snap=$(mktemp)
