@@ -475,6 +475,7 @@ int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
 	s->waiter = w;
 	return 0;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_probe_start);
 
 /* A probe answer (SACK with the probe flag): the controller's, if it waits. */
 void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token)
@@ -508,6 +509,7 @@ void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
 		complete(&w->done);
 	}
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_probe_forget);
 
 /*
  * The probe timer: every ASSUMED_BAD slot and retired entropy whose time has

@@ -1017,6 +1017,94 @@ static void ev_sack(struct tf *f, u32 cum, u64 bitmap)
 	tf_sack_rcv(f, &h);
 }
 
+/* The peer's answer to a probe: a SACK with the probe flag and its echo. */
+static void ev_probe_answer(struct tf *f, u32 ref_ev, u64 token)
+{
+	struct mrc_hdrs h = {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = EV_SQ_PSN,
+		.sack = {
+			.flags = MRC_SACK_F_PROBE,
+			.cum_psn = EV_SQ_PSN,
+			.sack_psn = EV_SQ_PSN,
+			.ref_ev = ref_ev,
+			.ref_ts = token,
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+
+	tf_sack_rcv(f, &h);
+}
+
+static int ev_probe_start(struct tf *f, u32 slot, struct mrc_ev_probe_wait *w)
+{
+	int err;
+
+	spin_lock_bh(&f->qp->lock);
+	err = mrc_ev_probe_start(f->qp, slot, w, &f->out);
+	spin_unlock_bh(&f->qp->lock);
+	return err;
+}
+
+/*
+ * The controller's probe (MRC_CMD_PROBE): one PROBE packet on the slot's
+ * EV, completed only by the answer echoing both its token and that EV, one
+ * at a time per QP, and completed with -ENOENT when the QP goes away.
+ */
+static void ev_controller_probe(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	struct mrc_ev_probe_wait w = {}, w2 = {};
+	struct mrc_hdrs h;
+
+	init_completion(&w.done);
+	init_completion(&w2.done);
+	KUNIT_ASSERT_EQ(test, ev_probe_start(f, 3, &w), 0);
+	tf_pop(f, &h);
+	KUNIT_EXPECT_EQ(test, h.opcode, MRC_OP_PROBE);
+	KUNIT_EXPECT_EQ(test, h.ev, s->ev[3].value);
+	KUNIT_EXPECT_EQ(test, h.probe.token, w.token);
+	KUNIT_EXPECT_TRUE(test, w.token & BIT_ULL(63));
+	KUNIT_EXPECT_EQ(test, w.value, s->ev[3].value);
+	KUNIT_EXPECT_EQ(test, ev_probe_start(f, 4, &w2), -EBUSY);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+
+	/* Another EV's echo, another token, a background probe's: ignored. */
+	ev_probe_answer(f, s->ev[4].value, w.token);
+	ev_probe_answer(f, w.value, w.token ^ 1);
+	ev_probe_answer(f, w.value, w.token & ~BIT_ULL(63));
+	KUNIT_EXPECT_FALSE(test, completion_done(&w.done));
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, &w);
+
+	ev_probe_answer(f, w.value, w.token);
+	KUNIT_EXPECT_TRUE(test, completion_done(&w.done));
+	KUNIT_EXPECT_EQ(test, w.err, 0);
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, NULL);
+	/* The clock of the token: an answer takes time. */
+	KUNIT_EXPECT_LT(test, w.rtt_ns, 10ULL * NSEC_PER_SEC);
+
+	/* A QP going away completes the waiter with -ENOENT. */
+	KUNIT_ASSERT_EQ(test, ev_probe_start(f, 4, &w2), 0);
+	tf_pop(f, &h);
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_probe_forget(f->qp, &w, 0);	/* not the waiter: no effect */
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, &w2);
+	mrc_ev_probe_forget(f->qp, NULL, -ENOENT);
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_TRUE(test, completion_done(&w2.done));
+	KUNIT_EXPECT_EQ(test, w2.err, -ENOENT);
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, NULL);
+
+	/* Only active slots of a connected QP. */
+	KUNIT_EXPECT_EQ(test, ev_probe_start(f, s->n, &w2), -EINVAL);
+	f->qp->state = IB_QPS_RTR;
+	KUNIT_EXPECT_EQ(test, ev_probe_start(f, 0, &w2), -EINVAL);
+	f->qp->state = IB_QPS_RTS;
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+}
+
 /* The WRITE of the end-to-end cases: @rot rotations of one EV per plane. */
 static void ev_spray(struct tf *f, u32 rot, u32 *ev_of)
 {
@@ -1229,6 +1317,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_install_spares_distinct),
 	KUNIT_CASE(ev_install_clamps_and_splits),
 	KUNIT_CASE(ev_install_follows_profile),
+	KUNIT_CASE(ev_controller_probe),
 	KUNIT_CASE(ev_pick_rotation_fair),
 	KUNIT_CASE(ev_pick_never_bad_or_denied),
 	KUNIT_CASE(ev_pick_lone_good_across_reshuffles),
