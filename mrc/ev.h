@@ -61,6 +61,12 @@ static inline u16 mrc_ev_entropy(u32 value)
 	return value & (BIT(MRC_EV_ENTROPY_BITS) - 1);
 }
 
+/* The UDP source port (host order) a packet on @value leaves with. */
+static inline u16 mrc_ev_sport(u32 value)
+{
+	return 0xc000 | mrc_ev_entropy(value);
+}
+
 /**
  * struct mrc_ev - one slot of the active set
  * @value: the EV on the wire; a new entropy gets a new value
@@ -152,6 +158,20 @@ struct mrc_evset {
 /* The GSI QP's datagrams have one path per AH and no EV set. */
 #define MRC_UD_EV	mrc_ev_untracked(0, 0)
 
+/**
+ * struct mrc_ev_req - one slot of a controller's deny/undeny request
+ * @slot: index in the active set
+ * @state: MRC_EV_STATE_DENIED (deny) or MRC_EV_STATE_GOOD (undeny)
+ * @attr: the request's MRC_A_EV nest, to point extack at
+ */
+struct mrc_ev_req {
+	u32 slot;
+	u8 state;
+	const struct nlattr *attr;
+};
+
+struct netlink_ext_ack;
+
 extern unsigned int mrc_ev_count;
 
 int mrc_ev_init(struct mrc_qp *qp);
@@ -170,5 +190,7 @@ void mrc_ev_suspect(struct mrc_qp *qp, u32 ev);
 void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
 void mrc_ev_skip(struct mrc_qp *qp, u32 ev);
 u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);
+int mrc_ev_set_states(struct mrc_qp *qp, const struct mrc_ev_req *reqs, u32 n,
+		      struct netlink_ext_ack *extack);
 
 #endif /* _MRC_EV_H */
