@@ -49,8 +49,11 @@ struct mrc_nl_qp_snap {
 	struct mrc_nl_ev_snap ev[MRC_EV_MAX];
 };
 
-/* Under RCU.  False when the QP is being destroyed. */
-static bool mrc_nl_qp_snap(struct mrc_qp *qp, u32 first,
+/*
+ * Under RCU.  @qpn is the QP's index in mdev->qps: create publishes the QP
+ * there before it writes ibqp.qp_num.  False when the QP is being destroyed.
+ */
+static bool mrc_nl_qp_snap(struct mrc_qp *qp, u32 qpn, u32 first,
 			   struct mrc_nl_qp_snap *snap)
 {
 	const struct mrc_evset *s;
@@ -62,7 +65,7 @@ static bool mrc_nl_qp_snap(struct mrc_qp *qp, u32 first,
 		return false;
 	}
 	s = qp->evs;
-	snap->qpn = qp->ibqp.qp_num;
+	snap->qpn = qpn;
 	snap->state = qp->state;
 	snap->dest_qpn = qp->attr.dest_qp_num;
 	/* No family yet: modify_qp has not given the QP an address vector. */
@@ -231,9 +234,11 @@ int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&mn->lock);
 	mdev = mrc_dev_find(mn, nla_data(name_attr));
 	if (mdev) {
+		u32 qpn = nla_get_u32(tb[MRC_A_QP_NUM]);
+
 		rcu_read_lock();
-		qp = mrc_qp_lookup(mdev, nla_get_u32(tb[MRC_A_QP_NUM]));
-		live = qp && mrc_nl_qp_snap(qp, 0, snap);
+		qp = mrc_qp_lookup(mdev, qpn);
+		live = qp && mrc_nl_qp_snap(qp, qpn, 0, snap);
 		rcu_read_unlock();
 	}
 	mutex_unlock(&mn->lock);
@@ -305,7 +310,7 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 		qp = xa_find(&mdev->qps, &qpn, ULONG_MAX, XA_PRESENT);
 		/* A QP continued from the last message goes on at its slot. */
 		first = qpn == cb->args[1] ? cb->args[2] : 0;
-		live = qp && mrc_nl_qp_snap(qp, first, snap);
+		live = qp && mrc_nl_qp_snap(qp, qpn, first, snap);
 		rcu_read_unlock();
 		if (!qp)
 			return 0;
