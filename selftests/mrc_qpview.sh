@@ -26,6 +26,10 @@ ev_default=$(cat "$ev_param")
 c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
 c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
 
+# A held pair lives through a whole scenario's checks, each an exec or three
+# (0.4 s per exec under the debug kernel): it gets more than one tool's time.
+held_limit=$((3 * MRC_TOOL_TIMEOUT))
+
 # held_start TAG ARGS...: an mrc-xfer pair in the background (server $H1, client
 # $H2) whose QPs stay, idle, after the verdict until held_release. ARGS after
 # the common ones go to both sides, except --pause (client only).
@@ -35,12 +39,12 @@ held_start()
 	shift
 	while [ $# -gt 0 ] && [ "$1" != --pause ]; do both+=("$1"); shift; done
 	rm -f "$dir/release"
-	ip netns exec "$H1" timeout "$MRC_TOOL_TIMEOUT" "$MRC_XFER" -d "$MRC_DEV1" \
-		-g "$MRC_GID1" -t 90 --hold "$dir/release" "${both[@]}" >"$dir/$tag.srv" 2>&1 &
+	ip netns exec "$H1" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV1" \
+		-g "$MRC_GID1" -t "$held_limit" --hold "$dir/release" "${both[@]}" >"$dir/$tag.srv" 2>&1 &
 	srv_pid=$!
 	wait_port "$H1" 18700 || return 1
-	ip netns exec "$H2" timeout "$MRC_TOOL_TIMEOUT" "$MRC_XFER" -d "$MRC_DEV2" \
-		-g "$MRC_GID2" -t 90 --hold "$dir/release" "${both[@]}" "$@" 10.0.0.1 \
+	ip netns exec "$H2" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV2" \
+		-g "$MRC_GID2" -t "$held_limit" --hold "$dir/release" "${both[@]}" "$@" 10.0.0.1 \
 		>"$dir/$tag.cli" 2>&1 &
 	cli_pid=$!
 }
@@ -63,10 +67,29 @@ held_release()
 		"$(grep '^ok ' "$dir/$1.srv")"
 }
 
-# ev_field QPN SLOT FIELD: one field of one EV of the client's QP.
-ev_field() { c2 -j qp show dev "$MRC_DEV2" qpn "$1" | jq -r ".[0].evs[$2].$3"; }
-# others_tx QPN SLOT: tx_pkts of every other EV of the QP, summed.
-others_tx() { c2 -j qp show dev "$MRC_DEV2" qpn "$1" | jq "[.[0].evs[] | select(.slot != $2) | .tx_pkts] | add"; }
+# qp_read QPN: the client's QP N (human output: one exec less than JSON and
+# jq) into evl[], one line per slot; ev_of and others_tx read from it. A
+# here-string, not a process substitution: the VM has no /dev/fd.
+qp_read()
+{
+	local line
+	evl=()
+	while read -r line; do
+		[[ $line =~ ^slot\ ([0-9]+)\  ]] && evl[BASH_REMATCH[1]]=$line
+	done <<<"$(c2 qp show dev "$MRC_DEV2" qpn "$1")"
+}
+# ev_of SLOT FIELD: one field (state, tx_pkts, ...) of a slot.
+ev_of() { [[ ${evl[$1]} =~ \ $2\ ([^ ]+) ]] && echo "${BASH_REMATCH[1]}"; }
+# others_tx SLOT: tx_pkts of every other slot, summed.
+others_tx()
+{
+	local i sum=0
+	for i in "${!evl[@]}"; do
+		[ "$i" != "$1" ] && [[ ${evl[i]} =~ \ tx_pkts\ ([0-9]+) ]] &&
+			sum=$((sum + BASH_REMATCH[1]))
+	done
+	echo "$sum"
+}
 client_tx() { mrc_counter_sum "$H2" "$MRC_DEV2" "$1"; }
 client_past() { [ "$(client_tx tx_bytes)" -gt "$1" ]; }
 
@@ -131,7 +154,7 @@ check "ev set: the same slot twice" "Error: EV slot listed twice (EINVAL)" "$out
 run_rc c2 ev set dev "$MRC_DEV2" qpn "$qpn2" slot 3 deny slot "$ev_default" deny
 check "ev set: one bad slot refuses the whole request" \
 	"2 Error: EV slot is beyond the QP's EV count (ERANGE) good" \
-	"$rc $out $(ev_field "$qpn2" 3 state)"
+	"$rc $out $(qp_read "$qpn2"; ev_of 3 state)"
 for who in nocap nobody; do
 	declare -n as=$who
 	run_rc ip netns exec "$H2" "${as[@]}" "$MRCCTL" ev set dev "$MRC_DEV2" qpn "$qpn2" slot 3 deny
@@ -139,13 +162,13 @@ for who in nocap nobody; do
 	run_rc ip netns exec "$H2" "${as[@]}" "$MRCCTL" -j qp show dev "$MRC_DEV2" qpn "$qpn2"
 	check "$who: qp show allowed" "0 $qpn2" "$rc $(jq '.[0].qpn' <<<"$out")"
 done
-check "the refused requests left slot 3 good" "good" "$(ev_field "$qpn2" 3 state)"
+check "the refused requests left slot 3 good" "good" "$(qp_read "$qpn2"; ev_of 3 state)"
 run_rc c2 ev set dev "$MRC_DEV2" qpn "$qpn2" slot 3 deny
-check "ev set: deny" "0 denied" "$rc $(ev_field "$qpn2" 3 state)"
+check "ev set: deny" "0 denied" "$rc $(qp_read "$qpn2"; ev_of 3 state)"
 run_rc c2 ev set dev "$MRC_DEV2" qpn "$qpn2" slot 3 deny
-check "ev set: deny of a denied EV changes nothing" "0 denied" "$rc $(ev_field "$qpn2" 3 state)"
+check "ev set: deny of a denied EV changes nothing" "0 denied" "$rc $(qp_read "$qpn2"; ev_of 3 state)"
 run_rc c2 ev set dev "$MRC_DEV2" qpn "$qpn2" slot 3 undeny
-check "ev set: undeny" "0 good" "$rc $(ev_field "$qpn2" 3 state)"
+check "ev set: undeny" "0 good" "$rc $(qp_read "$qpn2"; ev_of 3 state)"
 held_release a "held transfer"
 check "qp show: the destroyed QPs are gone" "[] []" \
 	"$(c2 -j qp show dev "$MRC_DEV2") $(c1 -j qp show dev "$MRC_DEV1")"
@@ -158,15 +181,18 @@ held_start b -o write -s 1m -n "$mib" -q 8 -S 22 --pause "$dir/go" || exit $KSFT
 paused() { grep -qx "paused $1" "$dir/b.cli"; }
 wait_until 120 paused 1
 qpn=$(c2 -j qp show dev "$MRC_DEV2" | jq '.[0].qpn')
-t0=$(ev_field "$qpn" 0 tx_pkts)
+qp_read "$qpn"
+t0=$(ev_of 0 tx_pkts)
 run_rc c2 ev set dev "$MRC_DEV2" qpn "$qpn" slot 0 deny
 check "mid-transfer: deny slot 0 after a third" "0" "$rc"
-o0=$(others_tx "$qpn" 0)
+qp_read "$qpn"
+o0=$(others_tx 0)
 touch "$dir/go"
 wait_until 120 paused 2
 check "mid-transfer: paused at two thirds" "0" "$?"
-t1=$(ev_field "$qpn" 0 tx_pkts) o1=$(others_tx "$qpn" 0)
-check "mid-transfer: denied slot 0 shows state denied" "denied" "$(ev_field "$qpn" 0 state)"
+qp_read "$qpn"
+t1=$(ev_of 0 tx_pkts) o1=$(others_tx 0)
+check "mid-transfer: denied slot 0 shows state denied" "denied" "$(ev_of 0 state)"
 check "mid-transfer: denied slot 0 sent nothing in the second third" "$t0" "$t1"
 mrc_checks=$((mrc_checks + 1))
 if [ "$t0" -gt 0 ] && [ "$o1" -gt "$o0" ]; then
@@ -175,10 +201,11 @@ else
 	mrc_fail "mid-transfer: slot 0 had sent ($t0), the other EVs kept sending ($o0 -> $o1)"
 fi
 run_rc c2 ev set dev "$MRC_DEV2" qpn "$qpn" slot 0 undeny
-check "mid-transfer: undeny slot 0 at two thirds" "0 good" "$rc $(ev_field "$qpn" 0 state)"
+check "mid-transfer: undeny slot 0 at two thirds" "0 good" "$rc $(qp_read "$qpn"; ev_of 0 state)"
 touch "$dir/go"
 wait_until 120 held_done b
-t2=$(ev_field "$qpn" 0 tx_pkts)
+qp_read "$qpn"
+t2=$(ev_of 0 tx_pkts)
 mrc_checks=$((mrc_checks + 1))
 if [ "$t2" -gt "$t1" ]; then
 	mrc_ok "mid-transfer: undenied slot 0 carried again ($t1 -> $t2)"
@@ -192,20 +219,22 @@ echo 2 >"$ev_param"
 held_start c -o write -s 65536 -n 16 -q 4 -S 23 || exit $KSFT_FAIL
 wait_until 120 held_done c
 qpn=$(c2 -j qp show dev "$MRC_DEV2" | jq '.[0].qpn')
-check "ev_count=2: the QP has two EVs" "2" "$(ev_field "$qpn" '' slot | wc -l)"
+qp_read "$qpn"
+check "ev_count=2: the QP has two EVs" "2" "${#evl[@]}"
 busy="Error: denying these EVs would leave the QP without an allowed EV (EBUSY)"
 run_rc c2 ev set dev "$MRC_DEV2" qpn "$qpn" slot 0 deny slot 1 deny
 check "ev_count=2: denying both at once" "$busy" "$out"
-check "ev_count=2: ... changed neither" "good good" \
-	"$(ev_field "$qpn" 0 state) $(ev_field "$qpn" 1 state)"
+qp_read "$qpn"
+check "ev_count=2: ... changed neither" "good good" "$(ev_of 0 state) $(ev_of 1 state)"
 run_rc c2 ev set dev "$MRC_DEV2" qpn "$qpn" slot 0 deny
 check "ev_count=2: deny slot 0" "0" "$rc"
 run_rc c2 ev set dev "$MRC_DEV2" qpn "$qpn" slot 1 deny
 check "ev_count=2: deny of the last allowed EV" "$busy" "$out"
-check "ev_count=2: slot 1 stays good" "good" "$(ev_field "$qpn" 1 state)"
+check "ev_count=2: slot 1 stays good" "good" "$(qp_read "$qpn"; ev_of 1 state)"
 run_rc c2 ev set dev "$MRC_DEV2" qpn "$qpn" slot 1 deny slot 0 undeny
+qp_read "$qpn"
 check "ev_count=2: deny 1 and undeny 0 in one request" "0 good denied" \
-	"$rc $(ev_field "$qpn" 0 state) $(ev_field "$qpn" 1 state)"
+	"$rc $(ev_of 0 state) $(ev_of 1 state)"
 held_release c "ev_count=2"
 
 # (d) a dump of 40 QPs x 256 EVs: each (QP, slot) once, the QPs whole
