@@ -209,11 +209,12 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	qp->dead = true;
 	spin_unlock_bh(&qp->lock);
 
-	if (ibqp->qp_type == IB_QPT_GSI)
+	if (ibqp->qp_type == IB_QPT_GSI) {
 		RCU_INIT_POINTER(qp->mdev->gsi[qp->attr.port_num - 1], NULL);
-	else
+	} else {
 		xa_erase(&qp->mdev->qps, ibqp->qp_num);
-	atomic_inc(&qp->mdev->qp_genid);
+		atomic_inc(&qp->mdev->qp_genid);
+	}
 	synchronize_rcu();
 	del_timer_sync(&qp->rtx_timer);
 	mrc_ev_stop(qp);
