@@ -206,9 +206,10 @@
  * slot that is not DENIED (EBUSY).  A DENIED slot stays DENIED until the
  * controller undenies it or the QP gets a new address vector (modify_qp),
  * which builds a new EV set.  Errors: ENODEV no such device, ENOENT no such
- * QP, ERANGE slot beyond the QP's EV count, EINVAL slot listed twice, state
- * other than DENIED or GOOD, undeny of a slot that is not DENIED, EBUSY no
- * slot left that is not DENIED, E2BIG more than MRC_MAX_EVS entries.
+ * QP, ERANGE slot beyond the QP's EV count (or state beyond the enum),
+ * EINVAL slot listed twice, state SKIP or ASSUMED_BAD, undeny of a slot
+ * that is not DENIED, EBUSY no slot left that is not DENIED, E2BIG more
+ * than MRC_MAX_EVS entries.
  *
  * Multicast group MRC_GENL_MCGRP_EVENTS
  * -------------------------------------
