@@ -87,7 +87,8 @@ static void mrc_ev_shuffle(struct mrc_evset *s)
  * Takes the next GOOD slot of the rotation.  A slot on a plane that went
  * down is marked ASSUMED_BAD on the way, so a dead plane costs one step per
  * slot once.  With no GOOD slot at all the packet still goes somewhere: the
- * next slot in the rotation, and the retransmit timer covers it.
+ * next slot in the rotation the controller has not denied, and the
+ * retransmit timer covers it.  A DENIED slot is never taken.
  *
  * Return: the slot, or -1 when the QP has no paths yet.
  */
@@ -117,10 +118,11 @@ int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
 		}
 		slot = s->order[s->cursor++];
 		ev = &s->ev[slot];
+		if (ev->state == MRC_EV_STATE_DENIED)
+			continue;
 		if (fallback < 0)
 			fallback = slot;
-		if (ev->state == MRC_EV_STATE_DENIED ||
-		    ev->state == MRC_EV_STATE_ASSUMED_BAD)
+		if (ev->state == MRC_EV_STATE_ASSUMED_BAD)
 			continue;
 		if (!mrc_ev_plane_up(qp, ev->plane)) {
 			mrc_ev_set_state(qp, ev, MRC_EV_STATE_ASSUMED_BAD);
@@ -410,6 +412,74 @@ void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe)
 		mrc_ev_retire(qp, ref_ev);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_verdict);
+
+/**
+ * mrc_ev_set_states() - the controller denies or undenies slots
+ * @qp: the QP, locked
+ * @reqs: the slots and their new states, DENIED or GOOD
+ * @n: entries of @reqs
+ * @extack: where a refusal is explained
+ *
+ * All or nothing: every entry is checked before any slot changes.  A slot
+ * must exist and be listed once; undeny needs a DENIED slot (it becomes
+ * GOOD, and the rotation may take it at once); deny of a DENIED slot
+ * changes nothing.  The QP must keep at least one slot that is not DENIED,
+ * so that its packets always have a path the controller allows.  The data
+ * path leaves DENIED slots alone: it neither picks, retires, skips nor
+ * probes them, and min_active counts GOOD slots only.
+ *
+ * Return: 0, -ERANGE (no such slot), -EINVAL (listed twice, undeny of a slot
+ * that is not DENIED) or -EBUSY (no usable slot would be left).
+ */
+int mrc_ev_set_states(struct mrc_qp *qp, const struct mrc_ev_req *reqs, u32 n,
+		      struct netlink_ext_ack *extack)
+{
+	DECLARE_BITMAP(seen, MRC_EV_MAX);
+	struct mrc_evset *s = qp->evs;
+	u32 i, usable = 0;
+	u8 cur;
+
+	lockdep_assert_held(&qp->lock);
+	bitmap_zero(seen, MRC_EV_MAX);
+	for (i = 0; s && i < s->n; i++)
+		usable += s->ev[i].state != MRC_EV_STATE_DENIED;
+	for (i = 0; i < n; i++) {
+		if (!s || reqs[i].slot >= s->n) {
+			NL_SET_ERR_MSG_ATTR(extack, reqs[i].attr,
+					    "EV slot is beyond the QP's EV count");
+			return -ERANGE;
+		}
+		if (__test_and_set_bit(reqs[i].slot, seen)) {
+			NL_SET_ERR_MSG_ATTR(extack, reqs[i].attr,
+					    "EV slot listed twice");
+			return -EINVAL;
+		}
+		cur = s->ev[reqs[i].slot].state;
+		if (reqs[i].state == MRC_EV_STATE_GOOD) {
+			if (cur != MRC_EV_STATE_DENIED) {
+				NL_SET_ERR_MSG_ATTR(extack, reqs[i].attr,
+						    "EV is not denied");
+				return -EINVAL;
+			}
+			usable++;
+		} else if (cur != MRC_EV_STATE_DENIED) {
+			usable--;
+		}
+	}
+	if (!usable) {
+		NL_SET_ERR_MSG(extack,
+			       "denying these EVs would leave the QP without an allowed EV");
+		return -EBUSY;
+	}
+	for (i = 0; i < n; i++) {
+		struct mrc_ev *e = &s->ev[reqs[i].slot];
+
+		if (e->state != reqs[i].state)
+			mrc_ev_set_state(qp, e, reqs[i].state);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_set_states);
 
 /* A probe on @value carrying @token, counted; false when out of memory. */
 static bool mrc_ev_probe_queue(struct mrc_qp *qp, u32 value, u64 token,

@@ -182,6 +182,20 @@ struct mrc_evset {
 /* The GSI QP's datagrams have one path per AH and no EV set. */
 #define MRC_UD_EV	mrc_ev_untracked(0, 0)
 
+/**
+ * struct mrc_ev_req - one slot of a controller's deny/undeny request
+ * @slot: index in the active set
+ * @state: MRC_EV_STATE_DENIED (deny) or MRC_EV_STATE_GOOD (undeny)
+ * @attr: the request's MRC_A_EV nest, to point extack at
+ */
+struct mrc_ev_req {
+	u32 slot;
+	u8 state;
+	const struct nlattr *attr;
+};
+
+struct netlink_ext_ack;
+
 extern unsigned int mrc_ev_count;
 
 int mrc_ev_init(struct mrc_qp *qp);
@@ -206,5 +220,7 @@ int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
 void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token);
 void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
 			 int err);
+int mrc_ev_set_states(struct mrc_qp *qp, const struct mrc_ev_req *reqs, u32 n,
+		      struct netlink_ext_ack *extack);
 
 #endif /* _MRC_EV_H */

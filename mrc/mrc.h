@@ -196,6 +196,8 @@ struct mrc_dev_prof {
  * @mr_key: low byte of the next MR key, so a reused index gets a new key
  * @cnt: data path counters by plane
  * @dbg: debugfs directory (debugfs.c), once registered
+ * @qp_genid: bumped when an RC QP enters or leaves @qps, to flag
+ *	interrupted QP dumps
  * @prof_lock: guards @prof for readers (QP creation and reset)
  * @prof: the settings of the profiles the device names (profile.c)
  */
@@ -217,6 +219,7 @@ struct mrc_device {
 	atomic_t mr_key;
 	struct mrc_counters cnt[MRC_MAX_PLANES];
 	struct dentry *dbg;
+	atomic_t qp_genid;
 	spinlock_t prof_lock; /* @prof; writers hold mrc_net.lock too */
 	struct mrc_dev_prof prof;
 };
@@ -346,5 +349,15 @@ int mrc_genl_init(void);
 void mrc_genl_exit(void);
 void mrc_nl_notify_plane(const struct mrc_device *mdev,
 			 const struct mrc_plane *plane);
+
+/* netlink.c, for the handlers of the other netlink_*.c files */
+void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
+		     u8 cmd);
+
+/* netlink_qp.c: the QP view and EV deny/undeny */
+struct genl_info;
+int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_qp_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_nl_ev_set(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _MRC_MRC_H */

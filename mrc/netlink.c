@@ -122,9 +122,19 @@ static const struct nla_policy mrc_ccprof_policy[MRC_A_CCPROF_MAX + 1] = {
 	[MRC_A_CCPROF_FI] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_cc_fi_range),
 };
 
-/* The QP and slot of MRC_CMD_PROBE. */
+/*
+ * QP view and EV deny/undeny (netlink_qp.c).  Only the input attributes have
+ * entries; a state outside the enum is out of range, GOOD and DENIED are
+ * the only ones EV_SET accepts (checked by the handler).
+ */
+static struct netlink_range_validation mrc_qpn_range = {
+	.min = 0,
+	.max = MRC_MAX_QPN,
+};
+
 static const struct nla_policy mrc_ev_policy[MRC_A_EV_MAX + 1] = {
 	[MRC_A_EV_SLOT] = NLA_POLICY_MAX(NLA_U32, MRC_MAX_EVS - 1),
+	[MRC_A_EV_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_EV_STATE_DENIED),
 };
 
 static const struct nla_policy mrc_evs_policy[MRC_A_EVS_MAX + 1] = {
@@ -132,7 +142,7 @@ static const struct nla_policy mrc_evs_policy[MRC_A_EVS_MAX + 1] = {
 };
 
 static const struct nla_policy mrc_qp_policy[MRC_A_QP_MAX + 1] = {
-	[MRC_A_QP_NUM] = { .type = NLA_U32 },
+	[MRC_A_QP_NUM] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_qpn_range),
 	[MRC_A_QP_EVS] = NLA_POLICY_NESTED(mrc_evs_policy),
 };
 
@@ -1121,6 +1131,16 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 		.doit = mrc_nl_ccprof_del,
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = MRC_CMD_QP_GET,
+		.doit = mrc_nl_qp_get,
+		.dumpit = mrc_nl_qp_dump,
+	},
+	{
+		.cmd = MRC_CMD_EV_SET,
+		.doit = mrc_nl_ev_set,
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
 enum mrc_genl_mcgrp {
@@ -1199,6 +1219,13 @@ void mrc_nl_notify_plane(const struct mrc_device *mdev,
 	return;
 free:
 	nlmsg_free(msg);
+}
+
+/* A message header of the family, for handlers that live in other files. */
+void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
+		     u8 cmd)
+{
+	return genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
 }
 
 int __init mrc_genl_init(void)

@@ -186,6 +186,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err < 0)
 		goto err_free;
 	ibqp->qp_num = qpn;
+	atomic_inc(&mdev->qp_genid);
 	return 0;
 
 err_free:
@@ -210,10 +211,12 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_ev_probe_forget(qp, NULL, -ENOENT);
 	spin_unlock_bh(&qp->lock);
 
-	if (ibqp->qp_type == IB_QPT_GSI)
+	if (ibqp->qp_type == IB_QPT_GSI) {
 		RCU_INIT_POINTER(qp->mdev->gsi[qp->attr.port_num - 1], NULL);
-	else
+	} else {
 		xa_erase(&qp->mdev->qps, ibqp->qp_num);
+		atomic_inc(&qp->mdev->qp_genid);
+	}
 	synchronize_rcu();
 	del_timer_sync(&qp->rtx_timer);
 	mrc_ev_stop(qp);

@@ -14,7 +14,10 @@
  * entropies back; and, through the real requester of tx.c and the SACK
  * handling of reliability.c, that the path of a lost packet is retired
  * inside the very call that learns of the loss, and the packet goes again
- * on another plane, as does a second one lost on the same path.
+ * on another plane, as does a second one lost on the same path.  The
+ * controller's deny and undeny are checked whole before they apply, keep
+ * one allowed slot, and a DENIED slot is never sent on, retired, skipped
+ * or probed.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -439,10 +442,20 @@ static void ev_pick_never_bad_or_denied(struct kunit *test)
 			denied);
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 
-	/* Nothing usable at all: the packet still goes somewhere. */
+	/*
+	 * Nothing GOOD: the packet still goes somewhere, but never on a slot
+	 * the controller denied.  With every slot denied (which EV_SET never
+	 * allows) it leaves untracked, on the AV's plane.
+	 */
+	for (i = 0; i < EV_N; i++)
+		if (s->ev[i].state == MRC_EV_STATE_GOOD)
+			s->ev[i].state = MRC_EV_STATE_ASSUMED_BAD;
+	for (i = 0; i < 2 * EV_N; i++)
+		KUNIT_ASSERT_EQ(test, s->ev[ev_pick_slot(f, -1)].state,
+				MRC_EV_STATE_ASSUMED_BAD);
 	for (i = 0; i < EV_N; i++)
 		s->ev[i].state = MRC_EV_STATE_DENIED;
-	ev_pick_slot(f, -1);
+	KUNIT_EXPECT_EQ(test, ev_pick(f, -1), -1);
 }
 
 /*
@@ -751,6 +764,121 @@ static void ev_retire_without_spare_and_floor(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_FLOOR), i);
 		KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 2);
 	}
+}
+
+static int ev_set(struct tf *f, const struct mrc_ev_req *reqs, u32 n)
+{
+	int err;
+
+	spin_lock_bh(&f->qp->lock);
+	err = mrc_ev_set_states(f->qp, reqs, n, NULL);
+	spin_unlock_bh(&f->qp->lock);
+	return err;
+}
+
+static int ev_set_one(struct tf *f, u32 slot, u8 state)
+{
+	struct mrc_ev_req req = { .slot = slot, .state = state };
+
+	return ev_set(f, &req, 1);
+}
+
+/*
+ * The controller's deny and undeny: every entry is checked before any slot
+ * changes, undeny needs a DENIED slot, deny of a DENIED one is a no-op, and
+ * the QP always keeps one slot that is not DENIED.
+ */
+static void ev_set_states_checks(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	struct mrc_ev_req *reqs;
+	u32 i;
+
+	reqs = kunit_kcalloc(test, EV_N, sizeof(*reqs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, reqs);
+
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, EV_N, MRC_EV_STATE_DENIED),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, 3, MRC_EV_STATE_GOOD), -EINVAL);
+	reqs[0] = (struct mrc_ev_req){ .slot = 3, .state = MRC_EV_STATE_DENIED };
+	reqs[1] = (struct mrc_ev_req){ .slot = 3, .state = MRC_EV_STATE_DENIED };
+	KUNIT_EXPECT_EQ(test, ev_set(f, reqs, 2), -EINVAL);
+	reqs[1].slot = EV_N + 7;
+	KUNIT_EXPECT_EQ(test, ev_set(f, reqs, 2), -ERANGE);
+	/* A refused request changed nothing, not even its valid entries. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
+			EV_N);
+
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, 3, MRC_EV_STATE_DENIED), 0);
+	KUNIT_EXPECT_EQ(test, s->ev[3].state, MRC_EV_STATE_DENIED);
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, 3, MRC_EV_STATE_DENIED), 0);
+	KUNIT_EXPECT_EQ(test, s->ev[3].state, MRC_EV_STATE_DENIED);
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, 3, MRC_EV_STATE_GOOD), 0);
+	KUNIT_EXPECT_EQ(test, s->ev[3].state, MRC_EV_STATE_GOOD);
+
+	/* All but the last slot: allowed; the last one too: refused. */
+	for (i = 0; i < EV_N - 1; i++)
+		reqs[i] = (struct mrc_ev_req){ .slot = i,
+					       .state = MRC_EV_STATE_DENIED };
+	KUNIT_EXPECT_EQ(test, ev_set(f, reqs, EV_N), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ev_set(f, reqs, EV_N - 1), 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_DENIED),
+			EV_N - 1);
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, EV_N - 1, MRC_EV_STATE_DENIED),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(test, s->ev[EV_N - 1].state, MRC_EV_STATE_GOOD);
+	/* A slot in another state still counts as allowed. */
+	s->ev[EV_N - 1].state = MRC_EV_STATE_ASSUMED_BAD;
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, EV_N - 1, MRC_EV_STATE_DENIED),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, EV_N - 1, MRC_EV_STATE_GOOD),
+			-EINVAL);
+	s->ev[EV_N - 1].state = MRC_EV_STATE_GOOD;
+	/* Swapping the allowed slot in one request is fine. */
+	reqs[0] = (struct mrc_ev_req){ .slot = EV_N - 1,
+				       .state = MRC_EV_STATE_DENIED };
+	reqs[1] = (struct mrc_ev_req){ .slot = 0, .state = MRC_EV_STATE_GOOD };
+	KUNIT_EXPECT_EQ(test, ev_set(f, reqs, 2), 0);
+	KUNIT_EXPECT_EQ(test, s->ev[0].state, MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, s->ev[EV_N - 1].state, MRC_EV_STATE_DENIED);
+	for (i = 0; i < 2 * EV_N; i++)
+		KUNIT_ASSERT_EQ(test, ev_pick_slot(f, -1), 0);
+}
+
+/* Losses, congestion and probe answers never move a DENIED slot. */
+static void ev_denied_stays_denied(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 k = 9, v = s->ev[k].value, i;
+	u8 pl = s->ev[k].plane;
+	u32 spares = s->nbackup[pl];
+
+	KUNIT_ASSERT_EQ(test, ev_set_one(f, k, MRC_EV_STATE_DENIED), 0);
+	ev_retire(f, v);
+	ev_suspect(f, v);
+	ev_suspect(f, v);
+	ev_skip(f, v);
+	ev_verdict(f, v, MRC_SACK_M_ALWAYS_SKIP, false);
+	ev_verdict(f, v, MRC_SACK_M_NONE, true);
+	ev_verdict(f, v, MRC_SACK_M_NONE, true);
+	KUNIT_EXPECT_EQ(test, s->ev[k].state, MRC_EV_STATE_DENIED);
+	KUNIT_EXPECT_EQ(test, s->ev[k].value, v);
+	KUNIT_EXPECT_EQ(test, s->ev[k].retired, 0);
+	KUNIT_EXPECT_EQ(test, s->nbackup[pl], spares);
+	KUNIT_EXPECT_EQ(test, ev_retired_used(f, pl), 0);
+	/* A denied slot is not GOOD for the floor either. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
+			EV_N - 1);
+	for (i = 0; i < 2 * EV_N; i++)
+		KUNIT_ASSERT_NE(test, ev_pick_slot(f, -1), k);
+	/* Undenied, it is in the rotation again. */
+	KUNIT_ASSERT_EQ(test, ev_set_one(f, k, MRC_EV_STATE_GOOD), 0);
+	for (i = 0; i < 2 * EV_N; i++)
+		if (ev_pick_slot(f, -1) == k)
+			break;
+	KUNIT_EXPECT_LT(test, i, 2 * EV_N);
 }
 
 static void ev_loss_attribution(struct kunit *test)
@@ -1326,6 +1454,8 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_pick_plane_down),
 	KUNIT_CASE(ev_retire_takes_spare),
 	KUNIT_CASE(ev_retire_without_spare_and_floor),
+	KUNIT_CASE(ev_set_states_checks),
+	KUNIT_CASE(ev_denied_stays_denied),
 	KUNIT_CASE(ev_loss_attribution),
 	KUNIT_CASE(ev_suspect_twice_retires),
 	KUNIT_CASE(ev_skip_sits_out_one_turn),

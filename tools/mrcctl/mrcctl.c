@@ -6,6 +6,7 @@
  * 2 error reported by the kernel or the netlink socket.
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -18,6 +19,7 @@
 
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
+#include <linux/if.h>
 #include <linux/netlink.h>
 #include <linux/types.h>
 
@@ -94,6 +96,9 @@ static void usage(FILE *f)
 	      "       mrcctl [OPTIONS] ccprofile { add | set } ID [ CCPARAM VALUE ... ]\n"
 	      "       mrcctl [OPTIONS] ccprofile del ID\n"
 	      "       mrcctl [OPTIONS] monitor [count N]\n"
+	      "       mrcctl [OPTIONS] qp show [dev DEV [qpn N]]\n"
+	      "       mrcctl [OPTIONS] ev set dev DEV qpn N slot S { deny | undeny }\n"
+	      "                        [slot S { deny | undeny } ...]\n"
 	      "       mrcctl [OPTIONS] probe dev DEV qpn N slot S [timeout MS]\n"
 	      "       mrcctl help\n"
 	      "OPTIONS: -j, --json     print JSON\n"
@@ -1222,6 +1227,332 @@ static int cmd_ccprofile(struct nl *nl, int argc, char **argv)
 	return cmd_prof(nl, &ccprof_kind, argc, argv);
 }
 
+/* ---- qp and ev -------------------------------------------------------- */
+
+static const char *const qp_state_names[] = {
+	"reset", "init", "rtr", "rts", "sqd", "sqe", "err",
+};
+
+static const char *const ev_state_names[] = {
+	"good", "skip", "assumed-bad", "denied",
+};
+
+static const char *name_of(const char *const *names, size_t n, unsigned int v)
+{
+	return v < n ? names[v] : "unknown";
+}
+
+/*
+ * A QP whose EVs do not fit one dump message comes in several, each
+ * repeating its header: the EV lines of a continuation join the QP already
+ * printed (and, in JSON, the "evs" array still open).
+ */
+struct qp_show {
+	struct nl *nl;
+	bool opened;		/* JSON: the outer array started */
+	bool in_qp;		/* JSON: a QP object and its "evs" are open */
+	char dev[IFNAMSIZ];	/* the QP printed last */
+	__u32 qpn;
+	bool have_last;
+};
+
+static const enum mnl_attr_data_type qp_types[MRC_A_QP_MAX + 1] = {
+	[MRC_A_QP_NUM] = MNL_TYPE_U32,
+	[MRC_A_QP_STATE] = MNL_TYPE_U8,
+	[MRC_A_QP_DEST_NUM] = MNL_TYPE_U32,
+	[MRC_A_QP_EV_COUNT] = MNL_TYPE_U32,
+	[MRC_A_QP_MIN_ACTIVE] = MNL_TYPE_U32,
+	[MRC_A_QP_CWND] = MNL_TYPE_U32,
+	[MRC_A_QP_SRTT_US] = MNL_TYPE_U32,
+	[MRC_A_QP_EVS] = MNL_TYPE_NESTED,
+};
+
+static const enum mnl_attr_data_type ev_types[MRC_A_EV_MAX + 1] = {
+	[MRC_A_EV_SLOT] = MNL_TYPE_U32,
+	[MRC_A_EV_VALUE] = MNL_TYPE_U32,
+	[MRC_A_EV_PLANE] = MNL_TYPE_U32,
+	[MRC_A_EV_ENTROPY] = MNL_TYPE_U32,
+	[MRC_A_EV_STATE] = MNL_TYPE_U8,
+	[MRC_A_EV_TX_PKTS] = MNL_TYPE_U64,
+	[MRC_A_EV_RETX] = MNL_TYPE_U64,
+	[MRC_A_EV_LOSSES] = MNL_TYPE_U64,
+	[MRC_A_EV_ECN] = MNL_TYPE_U64,
+	[MRC_A_EV_RETIRED] = MNL_TYPE_U64,
+};
+
+/* The peer's address: IPv4 for a v4-mapped one, else IPv6. */
+static void format_peer(const struct nlattr *attr, char *buf, size_t len)
+{
+	static const unsigned char v4mapped[12] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+	};
+	const unsigned char *a = mnl_attr_get_payload(attr);
+
+	if (!memcmp(a, v4mapped, sizeof(v4mapped)))
+		inet_ntop(AF_INET, a + 12, buf, len);
+	else
+		inet_ntop(AF_INET6, a, buf, len);
+}
+
+static int print_ev(struct nl *nl, const struct nlattr *nest)
+{
+	const struct nlattr *tb[MRC_A_EV_MAX + 1];
+	static const __u16 u64s[] = {
+		MRC_A_EV_TX_PKTS, MRC_A_EV_RETX, MRC_A_EV_LOSSES,
+		MRC_A_EV_ECN, MRC_A_EV_RETIRED,
+	};
+	static const char *const keys[] = {
+		"tx_pkts", "retx", "losses", "ecn", "retired",
+	};
+	const char *state;
+	size_t i;
+
+	if (parse_nest(nl, nest, tb, MRC_A_EV_MAX, ev_types) < MNL_CB_OK)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(u64s); i++)
+		if (!tb[u64s[i]])
+			return nl_fail(nl, EPROTO, "incomplete EV from the kernel");
+	if (!tb[MRC_A_EV_SLOT] || !tb[MRC_A_EV_VALUE] || !tb[MRC_A_EV_PLANE] ||
+	    !tb[MRC_A_EV_ENTROPY] || !tb[MRC_A_EV_STATE])
+		return nl_fail(nl, EPROTO, "incomplete EV from the kernel");
+	state = name_of(ev_state_names, ARRAY_SIZE(ev_state_names),
+			mnl_attr_get_u8(tb[MRC_A_EV_STATE]));
+
+	if (json) {
+		j_open(NULL, '{');
+		j_uint("slot", mnl_attr_get_u32(tb[MRC_A_EV_SLOT]));
+		j_uint("plane", mnl_attr_get_u32(tb[MRC_A_EV_PLANE]));
+		j_uint("value", mnl_attr_get_u32(tb[MRC_A_EV_VALUE]));
+		j_uint("sport", mnl_attr_get_u32(tb[MRC_A_EV_ENTROPY]));
+		j_str("state", state);
+		for (i = 0; i < ARRAY_SIZE(u64s); i++)
+			j_uint(keys[i], mnl_attr_get_u64(tb[u64s[i]]));
+		j_close('}');
+	} else {
+		printf("    slot %u plane %u value 0x%08x sport %u state %s",
+		       mnl_attr_get_u32(tb[MRC_A_EV_SLOT]),
+		       mnl_attr_get_u32(tb[MRC_A_EV_PLANE]),
+		       mnl_attr_get_u32(tb[MRC_A_EV_VALUE]),
+		       mnl_attr_get_u32(tb[MRC_A_EV_ENTROPY]), state);
+		for (i = 0; i < ARRAY_SIZE(u64s); i++)
+			printf(" %s %llu", keys[i],
+			       (unsigned long long)mnl_attr_get_u64(tb[u64s[i]]));
+		putchar('\n');
+	}
+	return 0;
+}
+
+static void qp_close_json(struct qp_show *qs)
+{
+	if (qs->in_qp) {
+		j_close(']');
+		j_close('}');
+		qs->in_qp = false;
+	}
+}
+
+static int qp_cb(const struct nlmsghdr *nlh, void *data)
+{
+	static const enum mnl_attr_data_type types[MRC_A_MAX + 1] = {
+		[MRC_A_DEV_NAME] = MNL_TYPE_NUL_STRING,
+		[MRC_A_QP] = MNL_TYPE_NESTED,
+	};
+	const struct nlattr *qtb[MRC_A_QP_MAX + 1];
+	const struct nlattr *tb[MRC_A_MAX + 1];
+	struct qp_show *qs = data;
+	char peer[INET6_ADDRSTRLEN] = "none";
+	const struct nlattr *ev;
+	const char *dev, *state;
+	bool same;
+	__u32 qpn;
+
+	if (parse_msg(qs->nl, nlh, tb, MRC_A_MAX, types) < MNL_CB_OK ||
+	    (tb[MRC_A_QP] && parse_nest(qs->nl, tb[MRC_A_QP], qtb, MRC_A_QP_MAX,
+					qp_types) < MNL_CB_OK))
+		return MNL_CB_ERROR;
+	if (!tb[MRC_A_DEV_NAME] || !tb[MRC_A_QP] || !qtb[MRC_A_QP_NUM] ||
+	    !qtb[MRC_A_QP_STATE] || !qtb[MRC_A_QP_DEST_NUM] ||
+	    !qtb[MRC_A_QP_EV_COUNT] || !qtb[MRC_A_QP_MIN_ACTIVE] ||
+	    !qtb[MRC_A_QP_CWND] || !qtb[MRC_A_QP_SRTT_US] ||
+	    !qtb[MRC_A_QP_EVS]) {
+		nl_fail(qs->nl, EPROTO, "incomplete QP from the kernel");
+		return MNL_CB_ERROR;
+	}
+	if (qtb[MRC_A_QP_PEER]) {
+		if (mnl_attr_get_payload_len(qtb[MRC_A_QP_PEER]) != 16) {
+			nl_fail(qs->nl, EPROTO, "malformed attribute from the kernel");
+			return MNL_CB_ERROR;
+		}
+		format_peer(qtb[MRC_A_QP_PEER], peer, sizeof(peer));
+	}
+	dev = mnl_attr_get_str(tb[MRC_A_DEV_NAME]);
+	qpn = mnl_attr_get_u32(qtb[MRC_A_QP_NUM]);
+	state = name_of(qp_state_names, ARRAY_SIZE(qp_state_names),
+			mnl_attr_get_u8(qtb[MRC_A_QP_STATE]));
+	same = qs->have_last && qs->qpn == qpn && !strcmp(qs->dev, dev);
+
+	if (json) {
+		if (!qs->opened)
+			j_open(NULL, '[');
+		qs->opened = true;
+		if (!same) {
+			qp_close_json(qs);
+			j_open(NULL, '{');
+			j_str("dev", dev);
+			j_uint("qpn", qpn);
+			j_str("state", state);
+			j_uint("dest_qpn", mnl_attr_get_u32(qtb[MRC_A_QP_DEST_NUM]));
+			j_str("peer", peer);
+			j_uint("ev_count", mnl_attr_get_u32(qtb[MRC_A_QP_EV_COUNT]));
+			j_uint("min_active",
+			       mnl_attr_get_u32(qtb[MRC_A_QP_MIN_ACTIVE]));
+			j_uint("cwnd", mnl_attr_get_u32(qtb[MRC_A_QP_CWND]));
+			j_uint("srtt_us", mnl_attr_get_u32(qtb[MRC_A_QP_SRTT_US]));
+			j_open("evs", '[');
+			qs->in_qp = true;
+		}
+	} else if (!same) {
+		printf("dev %s qpn %u state %s dest-qpn %u peer %s",
+		       dev, qpn, state, mnl_attr_get_u32(qtb[MRC_A_QP_DEST_NUM]),
+		       peer);
+		printf(" evs %u min-active %u cwnd %u srtt-us %u\n",
+		       mnl_attr_get_u32(qtb[MRC_A_QP_EV_COUNT]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_MIN_ACTIVE]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_CWND]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_SRTT_US]));
+	}
+	snprintf(qs->dev, sizeof(qs->dev), "%s", dev);
+	qs->qpn = qpn;
+	qs->have_last = true;
+
+	mnl_attr_for_each_nested(ev, qtb[MRC_A_QP_EVS])
+		if (mnl_attr_get_type(ev) == MRC_A_EV && print_ev(qs->nl, ev) < 0)
+			return MNL_CB_ERROR;
+	return MNL_CB_OK;
+}
+
+/* "dev DEV" and "qpn N" in any order; returns the index of the next word. */
+static int parse_qp_args(int argc, char **argv, const char **dev,
+			 bool *have_qpn, __u32 *qpn)
+{
+	int i;
+
+	for (i = 0; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "dev")) {
+			*dev = argv[i + 1];
+		} else if (!strcmp(argv[i], "qpn")) {
+			*qpn = parse_u32_arg("bad QP number", argv[i + 1]);
+			*have_qpn = true;
+		} else {
+			break;
+		}
+	}
+	return i;
+}
+
+/* qp show [dev DEV] [qpn N]: a QPN names one QP, so it needs the device. */
+static int qp_show(struct nl *nl, int argc, char **argv)
+{
+	struct qp_show qs = { .nl = nl };
+	const char *dev = NULL;
+	struct nlattr *nest;
+	struct nlmsghdr *nlh;
+	bool have_qpn = false;
+	__u32 qpn = 0;
+	int i, ret;
+
+	i = parse_qp_args(argc, argv, &dev, &have_qpn, &qpn);
+	if (i < argc)
+		usage_error("unexpected argument", argv[i]);
+	if (have_qpn && !dev)
+		usage_error("qpn needs dev", NULL);
+
+	nlh = mrc_msg(nl, MRC_CMD_QP_GET, have_qpn ? 0 : NLM_F_DUMP);
+	if (dev)
+		mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, dev);
+	if (have_qpn) {
+		nest = mnl_attr_nest_start(nlh, MRC_A_QP);
+		mnl_attr_put_u32(nlh, MRC_A_QP_NUM, qpn);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	ret = nl_talk(nl, nlh, qp_cb, &qs);
+	/* Keep stdout valid JSON even when the kernel stopped us midway. */
+	if (json && (qs.opened || !ret)) {
+		if (!qs.opened)
+			j_open(NULL, '[');
+		qp_close_json(&qs);
+		j_close(']');
+	}
+	return ret;
+}
+
+static int cmd_qp(struct nl *nl, int argc, char **argv)
+{
+	if (!argc || !strcmp(argv[0], "show") || !strcmp(argv[0], "list"))
+		return qp_show(nl, argc ? argc - 1 : 0, argv + 1);
+	return usage_error("unknown qp command", argv[0]);
+}
+
+/*
+ * ev set dev DEV qpn N slot S { deny | undeny } [slot S { deny | undeny } ...]:
+ * one request, which the kernel applies whole or not at all.
+ */
+static int ev_set(struct nl *nl, int argc, char **argv)
+{
+	struct nlattr *qp, *evs, *ev;
+	const char *dev = NULL;
+	struct nlmsghdr *nlh;
+	bool have_qpn = false;
+	__u32 qpn = 0, slot;
+	int i, nslots = 0;
+	__u8 state;
+
+	i = parse_qp_args(argc, argv, &dev, &have_qpn, &qpn);
+	if (!dev || !have_qpn)
+		usage_error("ev set needs dev DEV and qpn N", NULL);
+
+	nlh = mrc_msg(nl, MRC_CMD_EV_SET, 0);
+	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, dev);
+	qp = mnl_attr_nest_start(nlh, MRC_A_QP);
+	mnl_attr_put_u32(nlh, MRC_A_QP_NUM, qpn);
+	evs = mnl_attr_nest_start(nlh, MRC_A_QP_EVS);
+	for (; i < argc; i += 3) {
+		if (strcmp(argv[i], "slot"))
+			usage_error("expected \"slot\", got", argv[i]);
+		if (i + 2 >= argc)
+			usage_error("slot needs a number and deny or undeny", NULL);
+		slot = parse_u32_arg("bad slot", argv[i + 1]);
+		if (!strcmp(argv[i + 2], "deny"))
+			state = MRC_EV_STATE_DENIED;
+		else if (!strcmp(argv[i + 2], "undeny"))
+			state = MRC_EV_STATE_GOOD;
+		else
+			usage_error("expected deny or undeny, got", argv[i + 2]);
+		ev = mnl_attr_nest_start_check(nlh, sizeof(nl_buf), MRC_A_EV);
+		if (!ev ||
+		    !mnl_attr_put_u32_check(nlh, sizeof(nl_buf), MRC_A_EV_SLOT,
+					    slot) ||
+		    !mnl_attr_put_u8_check(nlh, sizeof(nl_buf), MRC_A_EV_STATE,
+					   state))
+			usage_error("too many slots to fit in one request", NULL);
+		mnl_attr_nest_end(nlh, ev);
+		nslots++;
+	}
+	if (!nslots)
+		usage_error("ev set needs at least one \"slot S deny|undeny\"",
+			    NULL);
+	mnl_attr_nest_end(nlh, evs);
+	mnl_attr_nest_end(nlh, qp);
+	return nl_talk(nl, nlh, NULL, NULL);
+}
+
+static int cmd_ev(struct nl *nl, int argc, char **argv)
+{
+	if (argc && !strcmp(argv[0], "set"))
+		return ev_set(nl, argc - 1, argv + 1);
+	return usage_error("unknown ev command", argc ? argv[0] : "");
+}
+
 /* ---- monitor --------------------------------------------------------- */
 
 struct monitor {
@@ -1366,12 +1697,12 @@ static int probe_cb(const struct nlmsghdr *nlh, void *data)
 		j_uint("qpn", mnl_attr_get_u32(qtb[MRC_A_QP_NUM]));
 		j_uint("slot", mnl_attr_get_u32(etb[MRC_A_EV_SLOT]));
 		j_uint("plane", mnl_attr_get_u32(etb[MRC_A_EV_PLANE]));
-		j_uint("entropy", mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]));
+		j_uint("sport", mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]));
 		j_uint("value", mnl_attr_get_u32(etb[MRC_A_EV_VALUE]));
 		j_uint("rtt_ns", rtt);
 		j_close('}');
 	} else {
-		printf("probe dev %s qpn %u slot %u plane %u entropy 0x%04x rtt %llu ns\n",
+		printf("probe dev %s qpn %u slot %u plane %u sport %u rtt %llu ns\n",
 		       mnl_attr_get_str(tb[MRC_A_DEV_NAME]),
 		       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
 		       mnl_attr_get_u32(etb[MRC_A_EV_SLOT]),
@@ -1441,6 +1772,8 @@ static const struct {
 	{ "evprofile", cmd_evprofile },
 	{ "ccprofile", cmd_ccprofile },
 	{ "monitor", cmd_monitor },
+	{ "qp", cmd_qp },
+	{ "ev", cmd_ev },
 	{ "probe", cmd_probe },
 };
 

@@ -172,6 +172,64 @@
  *
  * ALGO cannot change while the profile is ONLINE; the NSCC parameters can.
  *
+ * MRC_CMD_QP_GET (do, dump)
+ * -------------------------
+ *
+ * The RC QPs of a device and their EV sets (GSI QPs are not shown).  A do
+ * request needs MRC_A_DEV_NAME and MRC_A_QP / MRC_A_QP_NUM and answers with
+ * that QP; a dump takes an optional MRC_A_DEV_NAME to list one device only,
+ * and answers with every QP in increasing device index and QP number.  Each
+ * message is:
+ *
+ *    MRC_A_DEV_NAME: NLA_NUL_STRING
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32
+ *        MRC_A_QP_STATE: NLA_U8, enum ib_qp_state (0 RESET .. 3 RTS .. 6 ERR)
+ *        MRC_A_QP_DEST_NUM: NLA_U32, the peer's QP number (0 before RTR)
+ *        MRC_A_QP_PEER: 16 bytes, the peer's address, an IPv4 one
+ *                       v4-mapped; absent before the QP has one
+ *        MRC_A_QP_EV_COUNT: NLA_U32, slots of the EV set (0 before RTR)
+ *        MRC_A_QP_MIN_ACTIVE: NLA_U32
+ *        MRC_A_QP_CWND: NLA_U32, congestion window, bytes
+ *        MRC_A_QP_SRTT_US: NLA_U32, smoothed RTT (0: none measured yet)
+ *        MRC_A_QP_EVS: NLA_NESTED
+ *            MRC_A_EV: NLA_NESTED, one per slot, by increasing slot
+ *                MRC_A_EV_SLOT: NLA_U32
+ *                MRC_A_EV_VALUE: NLA_U32, the EV on the wire
+ *                MRC_A_EV_PLANE: NLA_U32, plane index
+ *                MRC_A_EV_ENTROPY: NLA_U32, the UDP source port it uses
+ *                MRC_A_EV_STATE: NLA_U8, enum mrc_ev_state
+ *                MRC_A_EV_TX_PKTS, _RETX, _LOSSES, _ECN, _RETIRED: NLA_U64
+ *
+ * A QP's EVs that do not fit one dump message continue in the next, which
+ * repeats MRC_A_DEV_NAME and the QP's attributes with the following slots:
+ * readers merge messages about the same device and QP number.  A dump
+ * whose device list or QPs changed while it ran carries NLM_F_DUMP_INTR.
+ * Errors: ENODEV no such device, ENOENT no such QP.
+ *
+ * MRC_CMD_EV_SET (do, admin)
+ * --------------------------
+ *
+ * The controller denies EVs of a QP (no packet leaves on them) and undenies
+ * them.  Takes MRC_A_DEV_NAME and:
+ *
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32, required
+ *        MRC_A_QP_EVS: NLA_NESTED, required
+ *            MRC_A_EV: NLA_NESTED, 1 to MRC_MAX_EVS of them
+ *                MRC_A_EV_SLOT: NLA_U32, 0 .. EV_COUNT - 1
+ *                MRC_A_EV_STATE: NLA_U8, MRC_EV_STATE_DENIED (deny) or
+ *                                MRC_EV_STATE_GOOD (undeny)
+ *
+ * The request applies whole or not at all.  Undeny needs a DENIED slot;
+ * deny of a DENIED slot changes nothing.  A QP always keeps at least one
+ * slot that is not DENIED (EBUSY).  A DENIED slot stays DENIED until the
+ * controller undenies it or the QP gets a new address vector (modify_qp),
+ * which builds a new EV set.  Errors: ENODEV no such device, ENOENT no such
+ * QP, ERANGE slot beyond the QP's EV count (or state beyond the enum),
+ * EINVAL slot listed twice, state SKIP or ASSUMED_BAD, undeny of a slot
+ * that is not DENIED, EBUSY no slot left that is not DENIED, E2BIG more
+ * than MRC_MAX_EVS entries.
  * MRC_CMD_PROBE (do, admin)
  * -------------------------
  *
