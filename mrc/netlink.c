@@ -31,6 +31,7 @@ static const struct nla_policy mrc_plane_policy[MRC_A_PLANE_MAX + 1] = {
 						      &mrc_ifindex_range),
 	[MRC_A_PLANE_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[MRC_A_PLANE_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_PLANE_STATE_UP),
+	[MRC_A_PLANE_ADMIN] = NLA_POLICY_MAX(NLA_U8, MRC_PLANE_ADMIN_UP),
 };
 
 static const struct nla_policy mrc_planes_policy[MRC_A_PLANES_MAX + 1] = {
@@ -174,7 +175,10 @@ static int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane)
 	    nla_put_u32(skb, MRC_A_PLANE_IFINDEX, plane->ndev->ifindex) ||
 	    nla_put_string(skb, MRC_A_PLANE_IFNAME, plane->ifname) ||
 	    nla_put_u8(skb, MRC_A_PLANE_STATE,
-		       plane->up ? MRC_PLANE_STATE_UP : MRC_PLANE_STATE_DOWN)) {
+		       plane->up ? MRC_PLANE_STATE_UP : MRC_PLANE_STATE_DOWN) ||
+	    nla_put_u8(skb, MRC_A_PLANE_ADMIN,
+		       plane->admin_up ? MRC_PLANE_ADMIN_UP :
+					 MRC_PLANE_ADMIN_DOWN)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -317,6 +321,11 @@ static int mrc_nl_parse_planes(struct net *net, const struct nlattr *planes,
 		if (tb[MRC_A_PLANE_INDEX] || tb[MRC_A_PLANE_STATE]) {
 			NL_SET_ERR_MSG_ATTR(extack, nla,
 					    "plane index and state are set by the kernel");
+			return -EINVAL;
+		}
+		if (tb[MRC_A_PLANE_ADMIN]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_PLANE_ADMIN],
+					    "a new plane starts admin up; change it with PLANE_SET");
 			return -EINVAL;
 		}
 		if (!tb[MRC_A_PLANE_IFINDEX] && !tb[MRC_A_PLANE_IFNAME]) {
@@ -772,6 +781,119 @@ static int mrc_nl_ccprof_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/* ---- plane admin state ------------------------------------------------ */
+
+/* One plane of a PLANE_SET request, checked before any is applied. */
+struct mrc_nl_plane_admin {
+	struct mrc_plane *plane;
+	bool up;
+};
+
+/*
+ * Fills @set from MRC_A_DEV_PLANES; under RTNL and mrc_net.lock, so the
+ * planes found stay until they are applied.  A plane listed twice takes the
+ * last admin state given.
+ */
+static int mrc_nl_parse_plane_admin(struct mrc_device *mdev,
+				    const struct nlattr *planes,
+				    struct mrc_nl_plane_admin *set,
+				    unsigned int *nset,
+				    struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[MRC_A_PLANE_MAX + 1];
+	const struct nlattr *nla;
+	struct mrc_plane *plane;
+	unsigned int n = 0;
+	int rem, err;
+
+	nla_for_each_nested(nla, planes, rem) {
+		if (n == MRC_MAX_PLANES) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "too many planes");
+			return -E2BIG;
+		}
+		err = nla_parse_nested(tb, MRC_A_PLANE_MAX, nla,
+				       mrc_plane_policy, extack);
+		if (err)
+			return err;
+		if (tb[MRC_A_PLANE_IFINDEX] || tb[MRC_A_PLANE_IFNAME] ||
+		    tb[MRC_A_PLANE_STATE]) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "only the plane admin state can be set");
+			return -EINVAL;
+		}
+		if (!tb[MRC_A_PLANE_INDEX]) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "missing plane index");
+			return -EINVAL;
+		}
+		if (!tb[MRC_A_PLANE_ADMIN]) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "missing plane admin state");
+			return -EINVAL;
+		}
+		plane = mrc_plane_get(mdev, nla_get_u32(tb[MRC_A_PLANE_INDEX]));
+		if (!plane) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_PLANE_INDEX],
+					    "no such plane");
+			return -ENOENT;
+		}
+		set[n].plane = plane;
+		set[n].up = nla_get_u8(tb[MRC_A_PLANE_ADMIN]) ==
+			    MRC_PLANE_ADMIN_UP;
+		n++;
+	}
+	if (!n) {
+		NL_SET_ERR_MSG_ATTR(extack, planes,
+				    "at least one plane is required");
+		return -EINVAL;
+	}
+	*nset = n;
+	return 0;
+}
+
+/*
+ * All planes of the request or none: every one is checked first.  Setting
+ * the admin state a plane already has changes nothing and succeeds.
+ */
+static int mrc_nl_plane_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
+	struct mrc_nl_plane_admin set[MRC_MAX_PLANES];
+	struct mrc_device *mdev;
+	unsigned int i, n;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "missing device name");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_PLANES)) {
+		NL_SET_ERR_MSG(info->extack, "missing plane list");
+		return -EINVAL;
+	}
+
+	/* The plane's state follows its netdev's, read under RTNL. */
+	rtnl_lock();
+	mutex_lock(&mn->lock);
+	mdev = mrc_dev_find(mn, nla_data(name_attr));
+	if (!mdev || !mdev->registered) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+				    "no such mrc device");
+		err = -ENODEV;
+		goto unlock;
+	}
+	err = mrc_nl_parse_plane_admin(mdev, info->attrs[MRC_A_DEV_PLANES],
+				       set, &n, info->extack);
+	if (err)
+		goto unlock;
+	for (i = 0; i < n; i++)
+		mrc_plane_set_admin(set[i].plane, set[i].up);
+unlock:
+	mutex_unlock(&mn->lock);
+	rtnl_unlock();
+	return err;
+}
+
 /*
  * GENL_ADMIN_PERM, not GENL_UNS_ADMIN_PERM: an mrc device will register an
  * RDMA device, a system-wide object, and "rdma link add" itself requires
@@ -835,6 +957,12 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 	{
 		.cmd = MRC_CMD_CCPROF_DEL,
 		.doit = mrc_nl_ccprof_del,
+		.flags = GENL_ADMIN_PERM,
+	},
+	/* The controller's admin state of planes. */
+	{
+		.cmd = MRC_CMD_PLANE_SET,
+		.doit = mrc_nl_plane_set,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

@@ -93,6 +93,7 @@ static void usage(FILE *f)
 	      "       mrcctl [OPTIONS] ccprofile { add | set } ID [ CCPARAM VALUE ... ]\n"
 	      "       mrcctl [OPTIONS] ccprofile del ID\n"
 	      "       mrcctl [OPTIONS] monitor [count N]\n"
+	      "       mrcctl [OPTIONS] plane set dev NAME plane N admin { up | down }\n"
 	      "       mrcctl help\n"
 	      "OPTIONS: -j, --json     print JSON\n"
 	      "         -p, --pretty   print indented JSON (implies -j)\n"
@@ -543,7 +544,17 @@ static const enum mnl_attr_data_type plane_types[MRC_A_PLANE_MAX + 1] = {
 	[MRC_A_PLANE_IFINDEX] = MNL_TYPE_U32,
 	[MRC_A_PLANE_IFNAME] = MNL_TYPE_NUL_STRING,
 	[MRC_A_PLANE_STATE] = MNL_TYPE_U8,
+	[MRC_A_PLANE_ADMIN] = MNL_TYPE_U8,
 };
+
+/* The admin state of a plane; "" from kernels that do not report it. */
+static const char *plane_admin(const struct nlattr **tb)
+{
+	if (!tb[MRC_A_PLANE_ADMIN])
+		return "";
+	return mnl_attr_get_u8(tb[MRC_A_PLANE_ADMIN]) == MRC_PLANE_ADMIN_UP ?
+	       "up" : "down";
+}
 
 static int print_plane(struct nl *nl, const struct nlattr *nest)
 {
@@ -564,12 +575,17 @@ static int print_plane(struct nl *nl, const struct nlattr *nest)
 		j_str("netdev", mnl_attr_get_str(tb[MRC_A_PLANE_IFNAME]));
 		j_uint("ifindex", mnl_attr_get_u32(tb[MRC_A_PLANE_IFINDEX]));
 		j_str("state", state);
+		if (*plane_admin(tb))
+			j_str("admin", plane_admin(tb));
 		j_close('}');
 	} else {
-		printf("    plane %u netdev %s ifindex %u state %s\n",
+		printf("    plane %u netdev %s ifindex %u state %s",
 		       mnl_attr_get_u32(tb[MRC_A_PLANE_INDEX]),
 		       mnl_attr_get_str(tb[MRC_A_PLANE_IFNAME]),
 		       mnl_attr_get_u32(tb[MRC_A_PLANE_IFINDEX]), state);
+		if (*plane_admin(tb))
+			printf(" admin %s", plane_admin(tb));
+		putchar('\n');
 	}
 	return 0;
 }
@@ -1205,14 +1221,20 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 			printf(",\"index\":%u,\"netdev\":",
 			       mnl_attr_get_u32(ptb[MRC_A_PLANE_INDEX]));
 			j_string(mnl_attr_get_str(ptb[MRC_A_PLANE_IFNAME]));
-			printf(",\"ifindex\":%u,\"state\":\"%s\"}\n",
+			printf(",\"ifindex\":%u,\"state\":\"%s\"",
 			       mnl_attr_get_u32(ptb[MRC_A_PLANE_IFINDEX]), state);
+			if (*plane_admin(ptb))
+				printf(",\"admin\":\"%s\"", plane_admin(ptb));
+			printf("}\n");
 		} else {
-			printf("plane dev %s index %u netdev %s ifindex %u state %s\n",
+			printf("plane dev %s index %u netdev %s ifindex %u state %s",
 			       mnl_attr_get_str(tb[MRC_A_DEV_NAME]),
 			       mnl_attr_get_u32(ptb[MRC_A_PLANE_INDEX]),
 			       mnl_attr_get_str(ptb[MRC_A_PLANE_IFNAME]),
 			       mnl_attr_get_u32(ptb[MRC_A_PLANE_IFINDEX]), state);
+			if (*plane_admin(ptb))
+				printf(" admin %s", plane_admin(ptb));
+			putchar('\n');
 		}
 		fflush(stdout);
 		if (mon->left && !--mon->left)
@@ -1256,6 +1278,57 @@ static int cmd_monitor(struct nl *nl, int argc, char **argv)
 	return ret == MNL_CB_STOP ? 0 : -1;
 }
 
+/* ---- plane ----------------------------------------------------------- */
+
+/* plane set dev NAME plane N admin { up | down } */
+static int plane_set(struct nl *nl, int argc, char **argv)
+{
+	const char *dev = NULL, *admin = NULL;
+	struct nlattr *planes, *plane;
+	struct nlmsghdr *nlh;
+	__u32 index = 0;
+	bool have_index = false;
+	int i;
+
+	for (i = 0; i < argc; i += 2) {
+		if (i + 1 >= argc)
+			usage_error("missing value for", argv[i]);
+		if (!strcmp(argv[i], "dev")) {
+			dev = argv[i + 1];
+		} else if (!strcmp(argv[i], "plane")) {
+			index = parse_u32_arg("invalid plane index", argv[i + 1]);
+			have_index = true;
+		} else if (!strcmp(argv[i], "admin")) {
+			admin = argv[i + 1];
+			if (strcmp(admin, "up") && strcmp(admin, "down"))
+				usage_error("admin must be up or down", admin);
+		} else {
+			usage_error("unknown parameter", argv[i]);
+		}
+	}
+	if (!dev || !have_index || !admin)
+		usage_error("plane set needs dev NAME, plane N and admin { up | down }",
+			    NULL);
+
+	nlh = mrc_msg(nl, MRC_CMD_PLANE_SET, 0);
+	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, dev);
+	planes = mnl_attr_nest_start(nlh, MRC_A_DEV_PLANES);
+	plane = mnl_attr_nest_start(nlh, MRC_A_PLANE);
+	mnl_attr_put_u32(nlh, MRC_A_PLANE_INDEX, index);
+	mnl_attr_put_u8(nlh, MRC_A_PLANE_ADMIN, strcmp(admin, "up") ?
+			MRC_PLANE_ADMIN_DOWN : MRC_PLANE_ADMIN_UP);
+	mnl_attr_nest_end(nlh, plane);
+	mnl_attr_nest_end(nlh, planes);
+	return nl_talk(nl, nlh, NULL, NULL);
+}
+
+static int cmd_plane(struct nl *nl, int argc, char **argv)
+{
+	if (argc && !strcmp(argv[0], "set"))
+		return plane_set(nl, argc - 1, argv + 1);
+	return usage_error("unknown plane command", argc ? argv[0] : "");
+}
+
 /* ---- main ------------------------------------------------------------ */
 
 static const struct {
@@ -1267,6 +1340,7 @@ static const struct {
 	{ "evprofile", cmd_evprofile },
 	{ "ccprofile", cmd_ccprofile },
 	{ "monitor", cmd_monitor },
+	{ "plane", cmd_plane },
 };
 
 typedef int (*object_fn)(struct nl *nl, int argc, char **argv);
