@@ -317,5 +317,13 @@ int mrc_genl_init(void);
 void mrc_genl_exit(void);
 void mrc_nl_notify_plane(const struct mrc_device *mdev,
 			 const struct mrc_plane *plane);
+bool mrc_nl_has_listeners(struct net *net);
+void *mrc_nl_event_put(struct sk_buff *msg, u8 cmd);
+void mrc_nl_event_send(struct net *net, struct sk_buff *msg);
+
+/* netlink_event.c: EV and QP notifications from the data path */
+void mrc_event_ev(struct mrc_qp *qp, const struct mrc_ev *ev);
+void mrc_event_qp_error(struct mrc_qp *qp, u8 why);
+void mrc_event_work(struct work_struct *work);
 
 #endif /* _MRC_MRC_H */

@@ -1039,6 +1039,36 @@ free:
 	nlmsg_free(msg);
 }
 
+/*
+ * EV and QP events (netlink_event.c) come from the data path, not under
+ * RTNL: they test mrc_events_on inside an RCU read section, and
+ * mrc_genl_exit() waits for those sections before the family goes.
+ */
+bool mrc_nl_has_listeners(struct net *net)
+{
+	/* KUnit's devices live in no namespace. */
+	return net && READ_ONCE(mrc_events_on) &&
+	       genl_has_listeners(&mrc_genl_family, net, MRC_MCGRP_EVENTS);
+}
+
+/* The header of a notification; NULL when @msg has no room. */
+void *mrc_nl_event_put(struct sk_buff *msg, u8 cmd)
+{
+	return genlmsg_put(msg, 0, 0, &mrc_genl_family, 0, cmd);
+}
+
+/* Sends (and consumes) a finished notification to @net's events group. */
+void mrc_nl_event_send(struct net *net, struct sk_buff *msg)
+{
+	rcu_read_lock();
+	if (READ_ONCE(mrc_events_on))
+		genlmsg_multicast_netns(&mrc_genl_family, net, msg, 0,
+					MRC_MCGRP_EVENTS, GFP_ATOMIC);
+	else
+		nlmsg_free(msg);
+	rcu_read_unlock();
+}
+
 int __init mrc_genl_init(void)
 {
 	int err;
@@ -1047,7 +1077,7 @@ int __init mrc_genl_init(void)
 	if (err)
 		return err;
 	rtnl_lock();
-	mrc_events_on = true;
+	WRITE_ONCE(mrc_events_on, true);
 	rtnl_unlock();
 	return 0;
 }
@@ -1055,7 +1085,9 @@ int __init mrc_genl_init(void)
 void mrc_genl_exit(void)
 {
 	rtnl_lock();
-	mrc_events_on = false;
+	WRITE_ONCE(mrc_events_on, false);
 	rtnl_unlock();
+	/* No EV or QP event is being sent after this. */
+	synchronize_rcu();
 	genl_unregister_family(&mrc_genl_family);
 }

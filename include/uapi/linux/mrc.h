@@ -180,9 +180,35 @@
  *
  * MRC_CMD_PLANE_EVENT: a plane went up or down (its netdev's running state or
  * carrier changed).  Carries MRC_A_DEV_NAME and MRC_A_DEV_PLANES holding the
- * one plane, laid out as in MRC_CMD_DEV_GET, with its new state.
+ * one plane, laid out as in MRC_CMD_DEV_GET, with its new state.  A plane
+ * set admin down or up (MRC_CMD_PLANE_SET) raises it too.
  *
- * EV state changes and QP errors will follow with the data path.
+ * MRC_CMD_EV_EVENT: an EV of a QP went ASSUMED_BAD, or GOOD (probes brought
+ * it back, or its slot took a fresh entropy in place of a lossy one); the
+ * states MRC_EV_EVENT_* name.  One EV per message:
+ *
+ *    MRC_A_DEV_NAME: NLA_NUL_STRING
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32
+ *        MRC_A_QP_EVS: NLA_NESTED
+ *            MRC_A_EV: NLA_NESTED
+ *                MRC_A_EV_SLOT, MRC_A_EV_VALUE, MRC_A_EV_PLANE: NLA_U32
+ *                MRC_A_EV_ENTROPY: NLA_U32, the UDP source port
+ *                MRC_A_EV_STATE: NLA_U8, enum mrc_ev_state
+ *
+ * MRC_CMD_QP_EVENT: a QP failed and went to the error state:
+ *
+ *    MRC_A_DEV_NAME: NLA_NUL_STRING
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32
+ *        MRC_A_QP_STATE: NLA_U8, IB_QPS_ERR
+ *        MRC_A_QP_DEST_NUM: NLA_U32, the peer's QP
+ *        MRC_A_QP_ERROR: NLA_U32, enum mrc_qp_error
+ *
+ * EV and QP events are sent from process context shortly after the change,
+ * in order per QP, and only while the group has listeners.  They are lossy:
+ * a burst that overflows the QP's queue of changes or a listener's socket
+ * is dropped (the socket then reports ENOBUFS).
  *
  * Errors
  * ------
