@@ -34,13 +34,14 @@ c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
 udp_port=$(cat /sys/module/mrc/parameters/udp_port)
 
 # monitor_start NS NAME [-j]: a monitor of NS's events writing to $mon/NAME,
-# subscribed when this returns. The time limit only bounds a hang.
+# subscribed when this returns. The time limits only bound a hang: the debug VM,
+# busy with the last transfer's aftermath, can take more than 5 s to start one.
 monitor_start()
 {
 	# shellcheck disable=SC2086 # $3 is -j or nothing
-	ip netns exec "$1" timeout 600 "$MRCCTL" $3 monitor >"$mon/$2" 2>"$mon/$2.err" &
+	ip netns exec "$1" timeout 900 "$MRCCTL" $3 monitor >"$mon/$2" 2>"$mon/$2.err" &
 	monpids+=($!)
-	wait_for_line "$mon/$2.err" "mrcctl: listening"
+	wait_until 60 grep -qxF "mrcctl: listening" "$mon/$2.err"
 	check "monitor $2 subscribes" "0" "$?"
 }
 
@@ -80,39 +81,56 @@ client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
 client_pkts() { echo "$(mrc_counter "$H2" "$MRC_DEV2" 1 tx_pkts) $(mrc_counter "$H2" "$MRC_DEV2" 2 tx_pkts)"; }
 plane1_admin() { c2 -j dev show "$MRC_DEV2" | jq -r '.[0].planes[1] | "\(.state) \(.admin)"'; }
 
-mib=$(mrc_scaled 16)
+# 8 MiB per transfer (4 in the debug VM), with the client's planes limited to
+# 20 Mbit/s each: a transfer then lasts seconds even in the stock VM, which leaves
+# the watchers time to act between their triggers and the probes time to answer.
+mib=$(mrc_scaled 8)
 total=$((mib * 1048576))
+netem_all "$H2" rate 20mbit
+check "client planes limited to 20 Mbit/s" "0" "$?"
 
-# (a) plane 1 of the client admin down an eighth into the transfer, counters
-# sampled at a quarter and three eighths, admin up again at three eighths, so that
-# the rest of the transfer gives the probes time to bring plane 1 back. The
-# watcher acts on the client's byte count, not on time, so it works at any speed.
+# (a) plane 1 of the client admin down a quarter into a transfer; the client's
+# packet counters are sampled at half and after the end, still admin down. A
+# second transfer starts with plane 1 still down (its new QP finds its EVs there
+# unusable) and sets it admin up a quarter in, so that the rest of the transfer
+# gives the probes time to bring plane 1 back. The watchers act on the client's
+# byte count, not on time, so they work at any speed.
 monitor_start "$H2" a -j
 monitor_start "$H2" a_human
 (
 	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
-	wait_until 300 client_past $((start + total / 8)) || exit 1
-	c2 plane set dev "$MRC_DEV2" plane 1 admin down || exit 1
 	wait_until 300 client_past $((start + total / 4)) || exit 1
+	c2 plane set dev "$MRC_DEV2" plane 1 admin down || exit 1
+	wait_until 300 client_past $((start + total / 2)) || exit 1
 	client_pkts >"$mon/pkts_before"
 	c2 dev show "$MRC_DEV2" >"$mon/show_down"
-	wait_until 300 client_past $((start + total * 3 / 8)) || exit 1
-	client_pkts >"$mon/pkts_after"
-	c2 plane set dev "$MRC_DEV2" plane 1 admin up || exit 1
-	touch "$mon/up"
+	touch "$mon/down"
 ) &
 watcher=$!
 qp_err0=$(mrc_counter_sum "$H2" "$MRC_DEV2" qp_errors)
 check_xfer "admin down mid-transfer: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 11
+[ -e "$mon/down" ] || kill "$watcher" 2>/dev/null
+wait "$watcher"
+check "admin down mid-transfer: plane 1 was set down mid-transfer" "0 yes" \
+	"$? $([ -e "$mon/down" ] && echo yes)"
+client_pkts >"$mon/pkts_after"
+(
+	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
+	wait_until 300 client_past $((start + total / 4)) || exit 1
+	c2 plane set dev "$MRC_DEV2" plane 1 admin up || exit 1
+	touch "$mon/up"
+) &
+watcher=$!
+check_xfer "admin up mid-transfer: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 13
 [ -e "$mon/up" ] || kill "$watcher" 2>/dev/null
 wait "$watcher"
-check "admin down mid-transfer: plane 1 was set down and up again" "0 yes" \
+check "admin up mid-transfer: plane 1 was set up mid-transfer" "0 yes" \
 	"$? $([ -e "$mon/up" ] && echo yes)"
 c2 plane set dev "$MRC_DEV2" plane 1 admin up
-check "admin down: no QP error" "$qp_err0" "$(mrc_counter_sum "$H2" "$MRC_DEV2" qp_errors)"
+check "admin down and up: no QP error" "$qp_err0" "$(mrc_counter_sum "$H2" "$MRC_DEV2" qp_errors)"
 read -r b0 b1 <"$mon/pkts_before"
 read -r a0 a1 <"$mon/pkts_after"
-check "admin down: plane 1 sent nothing from a quarter to three eighths" "$b1" "$a1"
+check "admin down: plane 1 sent nothing from half the transfer to its end" "$b1" "$a1"
 mrc_checks=$((mrc_checks + 1))
 if [[ $b0 =~ ^[0-9]+$ && $a0 =~ ^[0-9]+$ ]] && [ "$a0" -gt "$b0" ]; then
 	mrc_ok "admin down: plane 0 carried on ($b0 -> $a0 packets)"
@@ -127,17 +145,16 @@ check "admin up: dev show JSON state and admin" "up up" "$(plane1_admin)"
 check "admin down and up: PLANE_EVENTs" \
 	"$MRC_DEV2 1 p1 $ifindex1 down down,$MRC_DEV2 1 p1 $ifindex1 up up" \
 	"$(events a '.event == "plane"' | jq -r '"\(.dev) \(.index) \(.netdev) \(.ifindex) \(.state) \(.admin)"' | paste -sd,)"
-# Every slot of plane 1 (64 of the 128) went ASSUMED_BAD on its next turn. (GOOD
-# events may come first: a packet that lost the race with the admin down is lost,
-# and its slot may take a fresh entropy before its turn comes.)
-check "admin down: EV events put all 64 slots of plane 1 ASSUMED_BAD" "64" \
-	"$(events a '.event == "ev" and .plane == 1 and .state == "assumed-bad"' | jq -r .slot | sort -u | wc -l)"
-check "admin down: no EV of plane 0 went ASSUMED_BAD" "" \
-	"$(events a '.event == "ev" and .plane == 0 and .state == "assumed-bad"')"
+# In each transfer every slot of plane 1 (64 of the 128) went ASSUMED_BAD on its
+# next turn. (GOOD events may come first: a packet that lost the race with the
+# admin down is lost, and its slot may take a fresh entropy before its turn.)
+check "admin down: EV events put all 64 slots of plane 1 ASSUMED_BAD, in both QPs" "64 64" \
+	"$(events a '.event == "ev" and .plane == 1 and .state == "assumed-bad"' |
+		jq -s -r '[group_by(.qpn)[] | [.[].slot] | unique | length] | join(" ")')"
 check_recovered "admin up: probes brought plane 1 back (EV events)" a
 check "EV events: plane, slot and entropy agree with the EV value" "true" \
 	"$(events a '.event == "ev"' | jq -s 'length > 0 and all(.plane == (.value / 16777216 | floor) and .slot == ((.value / 65536 | floor) % 256) and .entropy == 49152 + (.value % 16384))')"
-check "EV events: all of the client's one QP" "1" \
+check "EV events: of the client's two QPs, one per transfer" "2" \
 	"$(events a '.event == "ev"' | jq -r .qpn | sort -u | wc -l)"
 check "human monitor: the PLANE_EVENT" \
 	"plane dev $MRC_DEV2 index 1 netdev p1 ifindex $ifindex1 state down admin down" \
@@ -183,6 +200,8 @@ check "blackhole on plane 1: lifted mid-transfer after an ASSUMED_BAD event" "0 
 tc -n "$H2" qdisc del dev p1 clsact 2>/dev/null
 check_recovered "blackhole lifted: probes brought plane 1 back (EV events)" b
 monitors_stop
+
+netem_clear "$H2"
 
 # (c) a write with a bad rkey: the client's QP fails with a remote access error,
 # the server's, which refused it, with "other"; each names the other as its peer.
