@@ -22,7 +22,7 @@
 /* Notes copied out per hold of mrc_qp.lock, on the work's stack. */
 #define MRC_EVENT_BATCH	32
 
-/* The events work of @qp sends what it finds; under mrc_qp.lock. */
+/* A change of @qp is recorded only while someone listens; under its lock. */
 static bool mrc_event_wanted(struct mrc_qp *qp)
 {
 	lockdep_assert_held(&qp->lock);
