@@ -43,8 +43,17 @@ static bool mrc_ev_plane_up(struct mrc_qp *qp, u8 pl)
 	return up;
 }
 
+/*
+ * Entering ASSUMED_BAD and coming back from it to GOOD are reported to the
+ * controller; SKIP lasts one turn and DENIED is the controller's own doing.
+ */
 static void mrc_ev_set_state(struct mrc_qp *qp, struct mrc_ev *ev, u8 state)
 {
+	bool report = state == MRC_EV_STATE_ASSUMED_BAD ?
+		      ev->state != state :
+		      state == MRC_EV_STATE_GOOD &&
+		      ev->state == MRC_EV_STATE_ASSUMED_BAD;
+
 	trace_mrc_ev_state(qp->ibqp.qp_num, ev->value, ev->state, state);
 	ev->state = state;
 	ev->changed = ktime_get();
@@ -53,6 +62,8 @@ static void mrc_ev_set_state(struct mrc_qp *qp, struct mrc_ev *ev, u8 state)
 		ev->probe_ms = MRC_EV_PROBE_MIN_MS;
 		ev->probe_at = jiffies + msecs_to_jiffies(ev->probe_ms);
 	}
+	if (report)
+		mrc_event_ev(qp, ev);
 }
 
 static void mrc_ev_arm_probes(struct mrc_qp *qp)
@@ -314,6 +325,8 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
 		e->tx_seq = 0;
 		e->acked_seq = 0;
 		mrc_ev_set_state(qp, e, MRC_EV_STATE_GOOD);
+		/* A new EV in the slot: the controller hears of it as GOOD. */
+		mrc_event_ev(qp, e);
 	} else {
 		mrc_ev_set_state(qp, e, MRC_EV_STATE_ASSUMED_BAD);
 	}

@@ -50,7 +50,10 @@ struct mrc_net *mrc_net(const struct net *net);
  * @ndev: the netdev; a tracked reference is held for the plane's lifetime
  * @tracker: tracker of that reference
  * @index: position given at creation, stable until the plane goes away
- * @up: netdev running with carrier; written under RTNL and mrc_net.lock
+ * @up: netdev running with carrier and @admin_up; written under RTNL and
+ *	mrc_net.lock, read by the data path with READ_ONCE()
+ * @admin_up: the controller's admin state (MRC_CMD_PLANE_SET), up at
+ *	creation; under RTNL and mrc_net.lock
  * @ifname: copy of @ndev's name, refreshed on NETDEV_CHANGENAME, so that
  *	readers holding only mrc_net.lock never race with a rename
  */
@@ -61,6 +64,7 @@ struct mrc_plane {
 	netdevice_tracker tracker;
 	u32 index;
 	bool up;
+	bool admin_up;
 	char ifname[IFNAMSIZ];
 };
 
@@ -303,6 +307,7 @@ int mrc_dev_new(struct net *net, const char *name,
 int mrc_dev_register(struct mrc_device *mdev, struct netlink_ext_ack *extack);
 int mrc_dev_del(struct mrc_net *mn, const char *name,
 		const struct nlattr *name_attr, struct netlink_ext_ack *extack);
+void mrc_plane_set_admin(struct mrc_plane *plane, bool up);
 
 /* profile.c: pure checks, usable without locks (and from KUnit) */
 u32 mrc_evprof_min_active_default(u32 ev_count);
@@ -349,6 +354,14 @@ int mrc_genl_init(void);
 void mrc_genl_exit(void);
 void mrc_nl_notify_plane(const struct mrc_device *mdev,
 			 const struct mrc_plane *plane);
+bool mrc_nl_has_listeners(struct net *net);
+void *mrc_nl_event_put(struct sk_buff *msg, u8 cmd);
+void mrc_nl_event_send(struct net *net, struct sk_buff *msg);
+
+/* netlink_event.c: EV and QP notifications from the data path */
+void mrc_event_ev(struct mrc_qp *qp, const struct mrc_ev *ev);
+void mrc_event_qp_error(struct mrc_qp *qp, u8 why);
+void mrc_event_work(struct work_struct *work);
 
 /* netlink.c, for the handlers of the other netlink_*.c files */
 void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,

@@ -31,6 +31,7 @@ static const struct nla_policy mrc_plane_policy[MRC_A_PLANE_MAX + 1] = {
 						      &mrc_ifindex_range),
 	[MRC_A_PLANE_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[MRC_A_PLANE_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_PLANE_STATE_UP),
+	[MRC_A_PLANE_ADMIN] = NLA_POLICY_MAX(NLA_U8, MRC_PLANE_ADMIN_UP),
 };
 
 static const struct nla_policy mrc_planes_policy[MRC_A_PLANES_MAX + 1] = {
@@ -216,7 +217,10 @@ static int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane)
 	    nla_put_u32(skb, MRC_A_PLANE_IFINDEX, plane->ndev->ifindex) ||
 	    nla_put_string(skb, MRC_A_PLANE_IFNAME, plane->ifname) ||
 	    nla_put_u8(skb, MRC_A_PLANE_STATE,
-		       plane->up ? MRC_PLANE_STATE_UP : MRC_PLANE_STATE_DOWN)) {
+		       plane->up ? MRC_PLANE_STATE_UP : MRC_PLANE_STATE_DOWN) ||
+	    nla_put_u8(skb, MRC_A_PLANE_ADMIN,
+		       plane->admin_up ? MRC_PLANE_ADMIN_UP :
+					 MRC_PLANE_ADMIN_DOWN)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -361,6 +365,11 @@ static int mrc_nl_parse_planes(struct net *net, const struct nlattr *planes,
 		if (tb[MRC_A_PLANE_INDEX] || tb[MRC_A_PLANE_STATE]) {
 			NL_SET_ERR_MSG_ATTR(extack, nla,
 					    "plane index and state are set by the kernel");
+			return -EINVAL;
+		}
+		if (tb[MRC_A_PLANE_ADMIN]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_PLANE_ADMIN],
+					    "a new plane starts admin up; change it with PLANE_SET");
 			return -EINVAL;
 		}
 		if (!tb[MRC_A_PLANE_IFINDEX] && !tb[MRC_A_PLANE_IFNAME]) {
@@ -516,7 +525,7 @@ static int mrc_nl_probe_parse(struct genl_info *info,
 		return -EINVAL;
 	}
 	if (!info->attrs[MRC_A_QP]) {
-		NL_SET_ERR_MSG(extack, "missing qp attributes");
+		NL_SET_ERR_MSG(extack, "missing QP attributes");
 		return -EINVAL;
 	}
 	err = nla_parse_nested(qtb, MRC_A_QP_MAX, info->attrs[MRC_A_QP],
@@ -525,7 +534,7 @@ static int mrc_nl_probe_parse(struct genl_info *info,
 		return err;
 	if (!qtb[MRC_A_QP_NUM]) {
 		NL_SET_ERR_MSG_ATTR(extack, info->attrs[MRC_A_QP],
-				    "missing qp number");
+				    "missing QP number");
 		return -EINVAL;
 	}
 	req->qpn = nla_get_u32(qtb[MRC_A_QP_NUM]);
@@ -588,7 +597,7 @@ static int mrc_nl_probe_qp(struct mrc_net *mn, const struct mrc_nl_probe_req *re
 	qp = mrc_qp_lookup(mdev, req->qpn);
 	if (!qp) {
 		err = -ENOENT;
-		NL_SET_ERR_MSG(extack, "no such qp");
+		NL_SET_ERR_MSG(extack, "no such QP");
 	} else if (!start) {
 		spin_lock_bh(&qp->lock);
 		mrc_ev_probe_forget(qp, w, 0);
@@ -601,11 +610,11 @@ static int mrc_nl_probe_qp(struct mrc_net *mn, const struct mrc_nl_probe_req *re
 			err = mrc_ev_probe_start(qp, req->slot, w, &out);
 		spin_unlock_bh(&qp->lock);
 		if (err == -ERANGE)
-			NL_SET_ERR_MSG(extack, "EV slot beyond the qp's active set");
+			NL_SET_ERR_MSG(extack, "EV slot beyond the QP's active set");
 		else if (err == -EINVAL)
-			NL_SET_ERR_MSG(extack, "qp is not connected (RTS)");
+			NL_SET_ERR_MSG(extack, "QP is not connected (RTS)");
 		else if (err == -EBUSY)
-			NL_SET_ERR_MSG(extack, "another probe of this qp is in flight");
+			NL_SET_ERR_MSG(extack, "another probe of this QP is in flight");
 		mrc_net_xmit(qp, &out);
 	}
 	rcu_read_unlock();
@@ -688,7 +697,7 @@ static int mrc_nl_probe(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 	if (w.err) {
-		NL_SET_ERR_MSG(info->extack, "qp destroyed before the answer");
+		NL_SET_ERR_MSG(info->extack, "QP destroyed before the answer");
 		return w.err;
 	}
 	return mrc_nl_probe_reply(info, &req, &w);
@@ -1056,6 +1065,119 @@ static int mrc_nl_ccprof_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/* ---- plane admin state ------------------------------------------------ */
+
+/* One plane of a PLANE_SET request, checked before any is applied. */
+struct mrc_nl_plane_admin {
+	struct mrc_plane *plane;
+	bool up;
+};
+
+/*
+ * Fills @set from MRC_A_DEV_PLANES; under RTNL and mrc_net.lock, so the
+ * planes found stay until they are applied.  A plane listed twice takes the
+ * last admin state given.
+ */
+static int mrc_nl_parse_plane_admin(struct mrc_device *mdev,
+				    const struct nlattr *planes,
+				    struct mrc_nl_plane_admin *set,
+				    unsigned int *nset,
+				    struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[MRC_A_PLANE_MAX + 1];
+	const struct nlattr *nla;
+	struct mrc_plane *plane;
+	unsigned int n = 0;
+	int rem, err;
+
+	nla_for_each_nested(nla, planes, rem) {
+		if (n == MRC_MAX_PLANES) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "too many planes");
+			return -E2BIG;
+		}
+		err = nla_parse_nested(tb, MRC_A_PLANE_MAX, nla,
+				       mrc_plane_policy, extack);
+		if (err)
+			return err;
+		if (tb[MRC_A_PLANE_IFINDEX] || tb[MRC_A_PLANE_IFNAME] ||
+		    tb[MRC_A_PLANE_STATE]) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "only the plane admin state can be set");
+			return -EINVAL;
+		}
+		if (!tb[MRC_A_PLANE_INDEX]) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "missing plane index");
+			return -EINVAL;
+		}
+		if (!tb[MRC_A_PLANE_ADMIN]) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "missing plane admin state");
+			return -EINVAL;
+		}
+		plane = mrc_plane_get(mdev, nla_get_u32(tb[MRC_A_PLANE_INDEX]));
+		if (!plane) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_PLANE_INDEX],
+					    "no such plane");
+			return -ENOENT;
+		}
+		set[n].plane = plane;
+		set[n].up = nla_get_u8(tb[MRC_A_PLANE_ADMIN]) ==
+			    MRC_PLANE_ADMIN_UP;
+		n++;
+	}
+	if (!n) {
+		NL_SET_ERR_MSG_ATTR(extack, planes,
+				    "at least one plane is required");
+		return -EINVAL;
+	}
+	*nset = n;
+	return 0;
+}
+
+/*
+ * All planes of the request or none: every one is checked first.  Setting
+ * the admin state a plane already has changes nothing and succeeds.
+ */
+static int mrc_nl_plane_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
+	struct mrc_nl_plane_admin set[MRC_MAX_PLANES];
+	struct mrc_device *mdev;
+	unsigned int i, n;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "missing device name");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_PLANES)) {
+		NL_SET_ERR_MSG(info->extack, "missing plane list");
+		return -EINVAL;
+	}
+
+	/* The plane's state follows its netdev's, read under RTNL. */
+	rtnl_lock();
+	mutex_lock(&mn->lock);
+	mdev = mrc_dev_find(mn, nla_data(name_attr));
+	if (!mdev || !mdev->registered) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+				    "no such mrc device");
+		err = -ENODEV;
+		goto unlock;
+	}
+	err = mrc_nl_parse_plane_admin(mdev, info->attrs[MRC_A_DEV_PLANES],
+				       set, &n, info->extack);
+	if (err)
+		goto unlock;
+	for (i = 0; i < n; i++)
+		mrc_plane_set_admin(set[i].plane, set[i].up);
+unlock:
+	mutex_unlock(&mn->lock);
+	rtnl_unlock();
+	return err;
+}
+
 /*
  * GENL_ADMIN_PERM, not GENL_UNS_ADMIN_PERM: an mrc device will register an
  * RDMA device, a system-wide object, and "rdma link add" itself requires
@@ -1139,6 +1261,12 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 	{
 		.cmd = MRC_CMD_EV_SET,
 		.doit = mrc_nl_ev_set,
+		.flags = GENL_ADMIN_PERM,
+	},
+	/* The controller's admin state of planes. */
+	{
+		.cmd = MRC_CMD_PLANE_SET,
+		.doit = mrc_nl_plane_set,
 		.flags = GENL_ADMIN_PERM,
 	},
 };
@@ -1228,6 +1356,36 @@ void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 	return genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
 }
 
+/*
+ * EV and QP events (netlink_event.c) come from the data path, not under
+ * RTNL: they test mrc_events_on inside an RCU read section, and
+ * mrc_genl_exit() waits for those sections before the family goes.
+ */
+bool mrc_nl_has_listeners(struct net *net)
+{
+	/* KUnit's devices live in no namespace. */
+	return net && READ_ONCE(mrc_events_on) &&
+	       genl_has_listeners(&mrc_genl_family, net, MRC_MCGRP_EVENTS);
+}
+
+/* The header of a notification; NULL when @msg has no room. */
+void *mrc_nl_event_put(struct sk_buff *msg, u8 cmd)
+{
+	return genlmsg_put(msg, 0, 0, &mrc_genl_family, 0, cmd);
+}
+
+/* Sends (and consumes) a finished notification to @net's events group. */
+void mrc_nl_event_send(struct net *net, struct sk_buff *msg)
+{
+	rcu_read_lock();
+	if (READ_ONCE(mrc_events_on))
+		genlmsg_multicast_netns(&mrc_genl_family, net, msg, 0,
+					MRC_MCGRP_EVENTS, GFP_ATOMIC);
+	else
+		nlmsg_free(msg);
+	rcu_read_unlock();
+}
+
 int __init mrc_genl_init(void)
 {
 	int err;
@@ -1236,7 +1394,7 @@ int __init mrc_genl_init(void)
 	if (err)
 		return err;
 	rtnl_lock();
-	mrc_events_on = true;
+	WRITE_ONCE(mrc_events_on, true);
 	rtnl_unlock();
 	return 0;
 }
@@ -1244,7 +1402,9 @@ int __init mrc_genl_init(void)
 void mrc_genl_exit(void)
 {
 	rtnl_lock();
-	mrc_events_on = false;
+	WRITE_ONCE(mrc_events_on, false);
 	rtnl_unlock();
+	/* No EV or QP event is being sent after this. */
+	synchronize_rcu();
 	genl_unregister_family(&mrc_genl_family);
 }

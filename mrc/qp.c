@@ -120,6 +120,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	timer_setup(&qp->rtx_timer, mrc_rel_timer, 0);
 	skb_queue_head_init(&qp->ud_txq);
 	INIT_WORK(&qp->ud_work, mrc_ud_work);
+	INIT_WORK(&qp->notes.work, mrc_event_work);
 	qp->state = IB_QPS_RESET;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->mtu = 1024;
@@ -220,6 +221,8 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	synchronize_rcu();
 	del_timer_sync(&qp->rtx_timer);
 	mrc_ev_stop(qp);
+	/* Flushed, not cancelled: the events of a QP's last moments count. */
+	flush_work(&qp->notes.work);
 	cancel_work_sync(&qp->ud_work);
 	skb_queue_purge(&qp->ud_txq);
 	mrc_qp_free(qp);
@@ -504,10 +507,10 @@ void mrc_qp_flush(struct mrc_qp *qp)
 /**
  * mrc_qp_error() - move a QP to the error state because of a failure
  * @qp: the QP, locked
- * @status: completion status of the oldest outstanding send WQE, if the
- *	failure is the requester's; IB_WC_WR_FLUSH_ERR otherwise
+ * @why: the cause, as the controller's MRC_CMD_QP_EVENT reports it; the
+ *	caller has already set the failed WQE's completion status
  */
-void mrc_qp_error(struct mrc_qp *qp, enum ib_wc_status status)
+void mrc_qp_error(struct mrc_qp *qp, enum mrc_qp_error why)
 {
 	lockdep_assert_held(&qp->lock);
 
@@ -516,12 +519,7 @@ void mrc_qp_error(struct mrc_qp *qp, enum ib_wc_status status)
 	qp->state = IB_QPS_ERR;
 	qp->attr.qp_state = IB_QPS_ERR;
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_QP_ERRORS, 1);
-	if (status != IB_WC_WR_FLUSH_ERR && qp->sq.index != qp->req.send_idx) {
-		struct mrc_send_ctx *ctx = mrc_sctx(qp, qp->sq.index);
-
-		if (ctx->state != MRC_WQE_FREE)
-			ctx->status = status;
-	}
+	mrc_event_qp_error(qp, why);
 	mrc_qp_flush(qp);
 	if (qp->ibqp.event_handler) {
 		struct ib_event ev = {

@@ -16,6 +16,7 @@ mrc_require_xfer
 mrc_require_setpriv
 mrc_require_cmds jq ib_write_bw
 dir=$(mktemp -d)
+MRC_HELD_DIR=$dir
 ev_param=/sys/module/mrc/parameters/ev_count
 trap 'touch "$dir/release"; wait; mrc_dev_pair_del; topo_destroy; rm -rf "$dir"' EXIT
 mrc_unload
@@ -25,47 +26,6 @@ ev_default=$(cat "$ev_param")
 
 c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
 c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
-
-# A held pair lives through a whole scenario's checks, each an exec or three
-# (0.4 s per exec under the debug kernel): it gets more than one tool's time.
-held_limit=$((3 * MRC_TOOL_TIMEOUT))
-
-# held_start TAG ARGS...: an mrc-xfer pair in the background (server $H1, client
-# $H2) whose QPs stay, idle, after the verdict until held_release. ARGS after
-# the common ones go to both sides, except --pause (client only).
-held_start()
-{
-	local tag=$1 both=()
-	shift
-	while [ $# -gt 0 ] && [ "$1" != --pause ]; do both+=("$1"); shift; done
-	rm -f "$dir/release"
-	ip netns exec "$H1" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV1" \
-		-g "$MRC_GID1" -t "$held_limit" --hold "$dir/release" "${both[@]}" >"$dir/$tag.srv" 2>&1 &
-	srv_pid=$!
-	wait_port "$H1" 18700 || return 1
-	ip netns exec "$H2" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV2" \
-		-g "$MRC_GID2" -t "$held_limit" --hold "$dir/release" "${both[@]}" "$@" 10.0.0.1 \
-		>"$dir/$tag.cli" 2>&1 &
-	cli_pid=$!
-}
-
-# held_done TAG: both sides printed their verdict and hold their QPs.
-held_done() { grep -qE '^(ok|fail) ' "$dir/$1.cli" && grep -qE '^(ok|fail) ' "$dir/$1.srv"; }
-
-# held_release TAG WHAT: let both sides go, and check the transfer verified.
-held_release()
-{
-	touch "$dir/release"
-	wait "$cli_pid"
-	cli_rc=$?
-	wait "$srv_pid"
-	srv_rc=$?
-	check "$2: client and server exit status" "0 0" "$cli_rc $srv_rc"
-	check_match "$2: client verified" '^ok bytes=[0-9]+ msgs=[0-9]+ digest=' \
-		"$(cat "$dir/$1.cli")"
-	check "$2: both sides saw the same data" "$(grep '^ok ' "$dir/$1.cli")" \
-		"$(grep '^ok ' "$dir/$1.srv")"
-}
 
 # qp_read QPN: the client's QP N (human output: one exec less than JSON and
 # jq) into evl[], one line per slot; ev_of and others_tx read from it. A

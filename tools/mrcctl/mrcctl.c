@@ -100,6 +100,7 @@ static void usage(FILE *f)
 	      "       mrcctl [OPTIONS] ev set dev DEV qpn N slot S { deny | undeny }\n"
 	      "                        [slot S { deny | undeny } ...]\n"
 	      "       mrcctl [OPTIONS] probe dev DEV qpn N slot S [timeout MS]\n"
+	      "       mrcctl [OPTIONS] plane set dev NAME plane N admin { up | down }\n"
 	      "       mrcctl help\n"
 	      "OPTIONS: -j, --json     print JSON\n"
 	      "         -p, --pretty   print indented JSON (implies -j)\n"
@@ -573,7 +574,17 @@ static const enum mnl_attr_data_type plane_types[MRC_A_PLANE_MAX + 1] = {
 	[MRC_A_PLANE_IFINDEX] = MNL_TYPE_U32,
 	[MRC_A_PLANE_IFNAME] = MNL_TYPE_NUL_STRING,
 	[MRC_A_PLANE_STATE] = MNL_TYPE_U8,
+	[MRC_A_PLANE_ADMIN] = MNL_TYPE_U8,
 };
+
+/* The admin state of a plane; "" from kernels that do not report it. */
+static const char *plane_admin(const struct nlattr **tb)
+{
+	if (!tb[MRC_A_PLANE_ADMIN])
+		return "";
+	return mnl_attr_get_u8(tb[MRC_A_PLANE_ADMIN]) == MRC_PLANE_ADMIN_UP ?
+	       "up" : "down";
+}
 
 static int print_plane(struct nl *nl, const struct nlattr *nest)
 {
@@ -594,12 +605,17 @@ static int print_plane(struct nl *nl, const struct nlattr *nest)
 		j_str("netdev", mnl_attr_get_str(tb[MRC_A_PLANE_IFNAME]));
 		j_uint("ifindex", mnl_attr_get_u32(tb[MRC_A_PLANE_IFINDEX]));
 		j_str("state", state);
+		if (*plane_admin(tb))
+			j_str("admin", plane_admin(tb));
 		j_close('}');
 	} else {
-		printf("    plane %u netdev %s ifindex %u state %s\n",
+		printf("    plane %u netdev %s ifindex %u state %s",
 		       mnl_attr_get_u32(tb[MRC_A_PLANE_INDEX]),
 		       mnl_attr_get_str(tb[MRC_A_PLANE_IFNAME]),
 		       mnl_attr_get_u32(tb[MRC_A_PLANE_IFINDEX]), state);
+		if (*plane_admin(tb))
+			printf(" admin %s", plane_admin(tb));
+		putchar('\n');
 	}
 	return 0;
 }
@@ -1237,9 +1253,16 @@ static const char *const ev_state_names[] = {
 	"good", "skip", "assumed-bad", "denied",
 };
 
-static const char *name_of(const char *const *names, size_t n, unsigned int v)
+/* A name from @names, or the number for values newer than this mrcctl. */
+static const char *value_name(const char *const *names, size_t n,
+			      unsigned int v)
 {
-	return v < n ? names[v] : "unknown";
+	static char buf[16];
+
+	if (v < n)
+		return names[v];
+	snprintf(buf, sizeof(buf), "%u", v);
+	return buf;
 }
 
 /*
@@ -1264,6 +1287,7 @@ static const enum mnl_attr_data_type qp_types[MRC_A_QP_MAX + 1] = {
 	[MRC_A_QP_MIN_ACTIVE] = MNL_TYPE_U32,
 	[MRC_A_QP_CWND] = MNL_TYPE_U32,
 	[MRC_A_QP_SRTT_US] = MNL_TYPE_U32,
+	[MRC_A_QP_ERROR] = MNL_TYPE_U32,
 	[MRC_A_QP_EVS] = MNL_TYPE_NESTED,
 };
 
@@ -1315,7 +1339,7 @@ static int print_ev(struct nl *nl, const struct nlattr *nest)
 	if (!tb[MRC_A_EV_SLOT] || !tb[MRC_A_EV_VALUE] || !tb[MRC_A_EV_PLANE] ||
 	    !tb[MRC_A_EV_ENTROPY] || !tb[MRC_A_EV_STATE])
 		return nl_fail(nl, EPROTO, "incomplete EV from the kernel");
-	state = name_of(ev_state_names, ARRAY_SIZE(ev_state_names),
+	state = value_name(ev_state_names, ARRAY_SIZE(ev_state_names),
 			mnl_attr_get_u8(tb[MRC_A_EV_STATE]));
 
 	if (json) {
@@ -1387,7 +1411,7 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 	}
 	dev = mnl_attr_get_str(tb[MRC_A_DEV_NAME]);
 	qpn = mnl_attr_get_u32(qtb[MRC_A_QP_NUM]);
-	state = name_of(qp_state_names, ARRAY_SIZE(qp_state_names),
+	state = value_name(qp_state_names, ARRAY_SIZE(qp_state_names),
 			mnl_attr_get_u8(qtb[MRC_A_QP_STATE]));
 	same = qs->have_last && qs->qpn == qpn && !strcmp(qs->dev, dev);
 
@@ -1560,11 +1584,15 @@ struct monitor {
 	unsigned long left;	/* events still to print, 0 = no limit */
 };
 
+static int ev_event(struct monitor *mon, const struct nlattr **tb);
+static int qp_event(struct monitor *mon, const struct nlattr **tb);
+
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
 	static const enum mnl_attr_data_type types[MRC_A_MAX + 1] = {
 		[MRC_A_DEV_NAME] = MNL_TYPE_NUL_STRING,
 		[MRC_A_DEV_PLANES] = MNL_TYPE_NESTED,
+		[MRC_A_QP] = MNL_TYPE_NESTED,
 	};
 	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *ptb[MRC_A_PLANE_MAX + 1];
@@ -1575,10 +1603,15 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 
 	/* Commands this mrcctl does not know yet are someone else's news. */
 	if (nlh->nlmsg_type != mon->nl->family ||
-	    genl->cmd != MRC_CMD_PLANE_EVENT)
+	    (genl->cmd != MRC_CMD_PLANE_EVENT &&
+	     genl->cmd != MRC_CMD_EV_EVENT && genl->cmd != MRC_CMD_QP_EVENT))
 		return MNL_CB_OK;
 	if (parse_msg(mon->nl, nlh, tb, MRC_A_MAX, types) < MNL_CB_OK)
 		return MNL_CB_ERROR;
+	if (genl->cmd == MRC_CMD_EV_EVENT)
+		return ev_event(mon, tb);
+	if (genl->cmd == MRC_CMD_QP_EVENT)
+		return qp_event(mon, tb);
 	if (!tb[MRC_A_DEV_NAME] || !tb[MRC_A_DEV_PLANES]) {
 		nl_fail(mon->nl, EPROTO, "incomplete plane event from the kernel");
 		return MNL_CB_ERROR;
@@ -1601,20 +1634,119 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 			printf(",\"index\":%u,\"netdev\":",
 			       mnl_attr_get_u32(ptb[MRC_A_PLANE_INDEX]));
 			j_string(mnl_attr_get_str(ptb[MRC_A_PLANE_IFNAME]));
-			printf(",\"ifindex\":%u,\"state\":\"%s\"}\n",
+			printf(",\"ifindex\":%u,\"state\":\"%s\"",
 			       mnl_attr_get_u32(ptb[MRC_A_PLANE_IFINDEX]), state);
+			if (*plane_admin(ptb))
+				printf(",\"admin\":\"%s\"", plane_admin(ptb));
+			printf("}\n");
 		} else {
-			printf("plane dev %s index %u netdev %s ifindex %u state %s\n",
+			printf("plane dev %s index %u netdev %s ifindex %u state %s",
 			       mnl_attr_get_str(tb[MRC_A_DEV_NAME]),
 			       mnl_attr_get_u32(ptb[MRC_A_PLANE_INDEX]),
 			       mnl_attr_get_str(ptb[MRC_A_PLANE_IFNAME]),
 			       mnl_attr_get_u32(ptb[MRC_A_PLANE_IFINDEX]), state);
+			if (*plane_admin(ptb))
+				printf(" admin %s", plane_admin(ptb));
+			putchar('\n');
 		}
 		fflush(stdout);
 		if (mon->left && !--mon->left)
 			return MNL_CB_STOP;
 	}
 	return MNL_CB_OK;
+}
+
+/* By value of enum mrc_qp_error. */
+static const char *const qp_error_names[] = {
+	"other", "retry-exceeded", "remote-access", "remote-op", "local",
+	"plane-gone",
+};
+
+/* Counts one printed event; MNL_CB_STOP once "count N" is reached. */
+static int event_printed(struct monitor *mon)
+{
+	fflush(stdout);
+	if (mon->left && !--mon->left)
+		return MNL_CB_STOP;
+	return MNL_CB_OK;
+}
+
+/* MRC_CMD_EV_EVENT: one line per EV of the message (the kernel sends one). */
+static int ev_event(struct monitor *mon, const struct nlattr **tb)
+{
+	const struct nlattr *qtb[MRC_A_QP_MAX + 1];
+	const struct nlattr *etb[MRC_A_EV_MAX + 1];
+	const struct nlattr *ev;
+	const char *state;
+	int ret = MNL_CB_OK;
+
+	if (!tb[MRC_A_DEV_NAME] || !tb[MRC_A_QP] ||
+	    parse_nest(mon->nl, tb[MRC_A_QP], qtb, MRC_A_QP_MAX,
+		       qp_types) < MNL_CB_OK ||
+	    !qtb[MRC_A_QP_NUM] || !qtb[MRC_A_QP_EVS])
+		return nl_fail(mon->nl, EPROTO, "incomplete EV event from the kernel");
+	mnl_attr_for_each_nested(ev, qtb[MRC_A_QP_EVS]) {
+		if (parse_nest(mon->nl, ev, etb, MRC_A_EV_MAX,
+			       ev_types) < MNL_CB_OK)
+			return MNL_CB_ERROR;
+		if (!etb[MRC_A_EV_SLOT] || !etb[MRC_A_EV_VALUE] ||
+		    !etb[MRC_A_EV_PLANE] || !etb[MRC_A_EV_ENTROPY] ||
+		    !etb[MRC_A_EV_STATE])
+			return nl_fail(mon->nl, EPROTO, "incomplete EV event from the kernel");
+		state = value_name(ev_state_names, ARRAY_SIZE(ev_state_names),
+				   mnl_attr_get_u8(etb[MRC_A_EV_STATE]));
+		if (json) {
+			printf("{\"event\":\"ev\",\"dev\":");
+			j_string(mnl_attr_get_str(tb[MRC_A_DEV_NAME]));
+			printf(",\"qpn\":%u,\"slot\":%u,\"value\":%u,",
+			       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
+			       mnl_attr_get_u32(etb[MRC_A_EV_SLOT]),
+			       mnl_attr_get_u32(etb[MRC_A_EV_VALUE]));
+			printf("\"plane\":%u,\"sport\":%u,\"state\":\"%s\"}\n",
+			       mnl_attr_get_u32(etb[MRC_A_EV_PLANE]),
+			       mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]), state);
+		} else {
+			printf("ev dev %s qpn %u slot %u plane %u sport %u state %s\n",
+			       mnl_attr_get_str(tb[MRC_A_DEV_NAME]),
+			       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
+			       mnl_attr_get_u32(etb[MRC_A_EV_SLOT]),
+			       mnl_attr_get_u32(etb[MRC_A_EV_PLANE]),
+			       mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]), state);
+		}
+		ret = event_printed(mon);
+		if (ret != MNL_CB_OK)
+			break;
+	}
+	return ret;
+}
+
+/* MRC_CMD_QP_EVENT: a QP went to the error state. */
+static int qp_event(struct monitor *mon, const struct nlattr **tb)
+{
+	const struct nlattr *qtb[MRC_A_QP_MAX + 1];
+	const char *error;
+
+	if (!tb[MRC_A_DEV_NAME] || !tb[MRC_A_QP] ||
+	    parse_nest(mon->nl, tb[MRC_A_QP], qtb, MRC_A_QP_MAX,
+		       qp_types) < MNL_CB_OK ||
+	    !qtb[MRC_A_QP_NUM] || !qtb[MRC_A_QP_DEST_NUM] ||
+	    !qtb[MRC_A_QP_ERROR])
+		return nl_fail(mon->nl, EPROTO, "incomplete QP event from the kernel");
+	error = value_name(qp_error_names, ARRAY_SIZE(qp_error_names),
+			   mnl_attr_get_u32(qtb[MRC_A_QP_ERROR]));
+	if (json) {
+		printf("{\"event\":\"qp\",\"dev\":");
+		j_string(mnl_attr_get_str(tb[MRC_A_DEV_NAME]));
+		printf(",\"qpn\":%u,\"dest_qpn\":%u,\"error\":\"%s\"}\n",
+		       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_DEST_NUM]), error);
+	} else {
+		printf("qp dev %s qpn %u dest-qpn %u error %s\n",
+		       mnl_attr_get_str(tb[MRC_A_DEV_NAME]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_DEST_NUM]), error);
+	}
+	return event_printed(mon);
 }
 
 /*
@@ -1645,6 +1777,15 @@ static int cmd_monitor(struct nl *nl, int argc, char **argv)
 		ssize_t len = mnl_socket_recvfrom(nl->sock, nl_buf,
 						  sizeof(nl_buf));
 
+		/*
+		 * EV events come in bursts and the kernel drops what does not
+		 * fit our socket: say so and go on, the events are lossy.
+		 */
+		if (len < 0 && errno == ENOBUFS) {
+			fprintf(stderr, "mrcctl: events lost (ENOBUFS)\n");
+			ret = MNL_CB_OK;
+			continue;
+		}
 		if (len < 0)
 			return nl_fail(nl, errno, NULL);
 		ret = mnl_cb_run(nl_buf, len, 0, 0, event_cb, &mon);
@@ -1660,16 +1801,6 @@ static int probe_cb(const struct nlmsghdr *nlh, void *data)
 		[MRC_A_DEV_NAME] = MNL_TYPE_NUL_STRING,
 		[MRC_A_QP] = MNL_TYPE_NESTED,
 		[MRC_A_PROBE_RTT_NS] = MNL_TYPE_U64,
-	};
-	static const enum mnl_attr_data_type qp_types[MRC_A_QP_MAX + 1] = {
-		[MRC_A_QP_NUM] = MNL_TYPE_U32,
-		[MRC_A_QP_EVS] = MNL_TYPE_NESTED,
-	};
-	static const enum mnl_attr_data_type ev_types[MRC_A_EV_MAX + 1] = {
-		[MRC_A_EV_SLOT] = MNL_TYPE_U32,
-		[MRC_A_EV_VALUE] = MNL_TYPE_U32,
-		[MRC_A_EV_PLANE] = MNL_TYPE_U32,
-		[MRC_A_EV_ENTROPY] = MNL_TYPE_U32,
 	};
 	const struct nlattr *tb[MRC_A_MAX + 1], *qtb[MRC_A_QP_MAX + 1];
 	const struct nlattr *etb[MRC_A_EV_MAX + 1], *ev = NULL, *a;
@@ -1761,6 +1892,57 @@ static int cmd_probe(struct nl *nl, int argc, char **argv)
 	return nl_talk(nl, nlh, probe_cb, nl);
 }
 
+/* ---- plane ----------------------------------------------------------- */
+
+/* plane set dev NAME plane N admin { up | down } */
+static int plane_set(struct nl *nl, int argc, char **argv)
+{
+	const char *dev = NULL, *admin = NULL;
+	struct nlattr *planes, *plane;
+	struct nlmsghdr *nlh;
+	__u32 index = 0;
+	bool have_index = false;
+	int i;
+
+	for (i = 0; i < argc; i += 2) {
+		if (i + 1 >= argc)
+			usage_error("missing value for", argv[i]);
+		if (!strcmp(argv[i], "dev")) {
+			dev = argv[i + 1];
+		} else if (!strcmp(argv[i], "plane")) {
+			index = parse_u32_arg("invalid plane index", argv[i + 1]);
+			have_index = true;
+		} else if (!strcmp(argv[i], "admin")) {
+			admin = argv[i + 1];
+			if (strcmp(admin, "up") && strcmp(admin, "down"))
+				usage_error("admin must be up or down", admin);
+		} else {
+			usage_error("unknown parameter", argv[i]);
+		}
+	}
+	if (!dev || !have_index || !admin)
+		usage_error("plane set needs dev NAME, plane N and admin { up | down }",
+			    NULL);
+
+	nlh = mrc_msg(nl, MRC_CMD_PLANE_SET, 0);
+	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, dev);
+	planes = mnl_attr_nest_start(nlh, MRC_A_DEV_PLANES);
+	plane = mnl_attr_nest_start(nlh, MRC_A_PLANE);
+	mnl_attr_put_u32(nlh, MRC_A_PLANE_INDEX, index);
+	mnl_attr_put_u8(nlh, MRC_A_PLANE_ADMIN, strcmp(admin, "up") ?
+			MRC_PLANE_ADMIN_DOWN : MRC_PLANE_ADMIN_UP);
+	mnl_attr_nest_end(nlh, plane);
+	mnl_attr_nest_end(nlh, planes);
+	return nl_talk(nl, nlh, NULL, NULL);
+}
+
+static int cmd_plane(struct nl *nl, int argc, char **argv)
+{
+	if (argc && !strcmp(argv[0], "set"))
+		return plane_set(nl, argc - 1, argv + 1);
+	return usage_error("unknown plane command", argc ? argv[0] : "");
+}
+
 /* ---- main ------------------------------------------------------------ */
 
 static const struct {
@@ -1775,6 +1957,7 @@ static const struct {
 	{ "qp", cmd_qp },
 	{ "ev", cmd_ev },
 	{ "probe", cmd_probe },
+	{ "plane", cmd_plane },
 };
 
 typedef int (*object_fn)(struct nl *nl, int argc, char **argv);

@@ -48,6 +48,7 @@
  *            MRC_A_PLANE_IFINDEX: NLA_U32
  *            MRC_A_PLANE_IFNAME: NLA_NUL_STRING
  *            MRC_A_PLANE_STATE: NLA_U8, enum mrc_plane_state
+ *            MRC_A_PLANE_ADMIN: NLA_U8, enum mrc_plane_admin
  *        MRC_A_PLANE: NLA_NESTED
  *            ...
  *
@@ -68,7 +69,8 @@
  * Each plane names an existing Ethernet netdev of the caller's namespace by
  * ifindex, by name or by both (they must then agree).  Planes are numbered in
  * the order they are listed; MRC_A_PLANE_INDEX and MRC_A_PLANE_STATE are
- * output only.  A netdev may be a plane of one device only, and only once.
+ * output only, and a new plane starts admin up (MRC_A_PLANE_ADMIN is
+ * refused).  A netdev may be a plane of one device only, and only once.
  * When a plane's netdev is unregistered (deleted, or moved to another
  * namespace) the plane goes away; a device that loses its last plane is
  * deleted.  Optional:
@@ -94,6 +96,24 @@
  * ---------------------------
  *
  * Deletes the device named by MRC_A_DEV_NAME.
+ *
+ * MRC_CMD_PLANE_SET (do, admin)
+ * -----------------------------
+ *
+ * Sets the controller's admin state of planes of the device MRC_A_DEV_NAME:
+ *
+ *    MRC_A_DEV_PLANES: NLA_NESTED
+ *        MRC_A_PLANE: NLA_NESTED, 1 to MRC_MAX_PLANES of them
+ *            MRC_A_PLANE_INDEX: NLA_U32, an existing plane (else ENOENT)
+ *            MRC_A_PLANE_ADMIN: NLA_U8, enum mrc_plane_admin
+ *
+ * and nothing else in the plane nests.  All planes are checked before any
+ * changes.  A plane admin down is MRC_PLANE_STATE_DOWN and the data path
+ * treats it exactly as a plane whose netdev lost its carrier: QPs stop
+ * using its EVs (they go ASSUMED_BAD) and carry on over the other planes;
+ * MRC_CMD_PLANE_EVENT reports the change.  Admin up makes the plane UP
+ * again only if its netdev is running with carrier.  Setting the admin
+ * state a plane already has succeeds and changes nothing.
  *
  * MRC_CMD_EVPROF_NEW, MRC_CMD_EVPROF_SET (do, admin)
  * ---------------------------------------------------
@@ -258,9 +278,35 @@
  *
  * MRC_CMD_PLANE_EVENT: a plane went up or down (its netdev's running state or
  * carrier changed).  Carries MRC_A_DEV_NAME and MRC_A_DEV_PLANES holding the
- * one plane, laid out as in MRC_CMD_DEV_GET, with its new state.
+ * one plane, laid out as in MRC_CMD_DEV_GET, with its new state.  A plane
+ * set admin down or up (MRC_CMD_PLANE_SET) raises it too.
  *
- * EV state changes and QP errors will follow with the data path.
+ * MRC_CMD_EV_EVENT: an EV of a QP went ASSUMED_BAD, or GOOD (probes brought
+ * it back, or its slot took a fresh entropy in place of a lossy one); the
+ * states MRC_EV_EVENT_* name.  One EV per message:
+ *
+ *    MRC_A_DEV_NAME: NLA_NUL_STRING
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32
+ *        MRC_A_QP_EVS: NLA_NESTED
+ *            MRC_A_EV: NLA_NESTED
+ *                MRC_A_EV_SLOT, MRC_A_EV_VALUE, MRC_A_EV_PLANE: NLA_U32
+ *                MRC_A_EV_ENTROPY: NLA_U32, the UDP source port
+ *                MRC_A_EV_STATE: NLA_U8, enum mrc_ev_state
+ *
+ * MRC_CMD_QP_EVENT: a QP failed and went to the error state:
+ *
+ *    MRC_A_DEV_NAME: NLA_NUL_STRING
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32
+ *        MRC_A_QP_STATE: NLA_U8, IB_QPS_ERR
+ *        MRC_A_QP_DEST_NUM: NLA_U32, the peer's QP
+ *        MRC_A_QP_ERROR: NLA_U32, enum mrc_qp_error
+ *
+ * EV and QP events are sent from process context shortly after the change,
+ * in order per QP, and only while the group has listeners.  They are lossy:
+ * a burst that overflows the QP's queue of changes or a listener's socket
+ * is dropped (the socket then reports ENOBUFS).
  *
  * Errors
  * ------
@@ -268,8 +314,8 @@
  * EINVAL bad or missing attribute, ERANGE attribute value out of range,
  * ENODEV no such device or netdev, EEXIST device name or profile id taken,
  * EBUSY netdev already a plane of another device or profile ONLINE, E2BIG too
- * many planes or EV entries, ENOENT no such profile, EOPNOTSUPP feature not
- * implemented yet, EPERM missing capability.  Documentation/netlink.md in
+ * many planes or EV entries, ENOENT no such profile or plane, EOPNOTSUPP
+ * feature not implemented yet, EPERM missing capability.  Documentation/netlink.md in
  * the mrc tree lists every case with its message.
  */
 
