@@ -842,11 +842,14 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_install);
  * @qp: the QP, locked
  * @min_active: GOOD slots a loss may not break, 0 for a quarter of the set
  * @backups: spare entropies per plane, at most MRC_MAX_BACKUPS
+ * @event_mask: MRC_EV_EVENT_* transitions the QP reports on the events group
  */
-void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups)
+void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
+		      u32 event_mask)
 {
 	qp->evs->want_min_active = min_t(u32, min_active, MRC_EV_MAX);
 	qp->evs->max_backup = min_t(u32, backups, MRC_MAX_BACKUPS);
+	qp->evs->event_mask = event_mask;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_configure);
 
@@ -861,6 +864,7 @@ int mrc_ev_init(struct mrc_qp *qp)
 		return -ENOMEM;
 	s->qp = qp;
 	s->max_backup = MRC_EV_BACKUP;
+	s->event_mask = MRC_EV_EVENTS_ALL;
 	prandom_seed_state(&s->rnd, get_random_u64());
 	timer_setup(&s->probe_timer, mrc_ev_probe_timer, 0);
 	for (i = 0; i < qp->mdev->nports; i++) {

@@ -142,6 +142,7 @@ struct mrc_path {
  * @want_min_active: @min_active asked for by the EV profile, 0 for a
  *	quarter of the set
  * @max_backup: spare entropies kept per plane (EV profile)
+ * @event_mask: MRC_EV_EVENT_* transitions reported (EV profile)
  * @order: rotation order, a permutation of [0, @n)
  * @ev: the active set
  * @backup: spare entropies per plane, taken when a slot is retired
@@ -164,6 +165,7 @@ struct mrc_evset {
 	u16 min_active;
 	u16 want_min_active;
 	u8 max_backup;
+	u32 event_mask;
 	u16 order[MRC_EV_MAX];
 	struct mrc_ev ev[MRC_EV_MAX];
 	u16 backup[MRC_MAX_PLANES][MRC_MAX_BACKUPS];
@@ -203,7 +205,8 @@ void mrc_ev_destroy(struct mrc_qp *qp);
 void mrc_ev_stop(struct mrc_qp *qp);
 void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
 		    struct mrc_path *paths);
-void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups);
+void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
+		      u32 event_mask);
 void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n);
 int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane);
 void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq);

@@ -164,6 +164,7 @@ struct mrc_ccprof {
  * @ev_count: active EVs per QP, 0 for the ev_count module parameter
  * @min_active: GOOD floor per QP, 0 for a quarter of the set
  * @backups: spare entropies per plane
+ * @event_mask: EV transitions the QPs report (MRC_EV_EVENT_*)
  * @cc: congestion control settings
  *
  * A copy, so that QPs never take mrc_net.lock: it is refreshed under that
@@ -175,6 +176,7 @@ struct mrc_dev_prof {
 	u32 ev_count;
 	u32 min_active;
 	u32 backups;
+	u32 event_mask;
 	struct mrc_ccprof_cfg cc;
 };
 

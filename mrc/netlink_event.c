@@ -40,7 +40,9 @@ void mrc_event_ev(struct mrc_qp *qp, const struct mrc_ev *ev)
 	struct mrc_notes *n = &qp->notes;
 	struct mrc_ev_note *note;
 
-	if (!mrc_event_wanted(qp) || n->len == MRC_EV_NOTES)
+	/* The EV profile's mask; MRC_EV_EVENT_* bits are by target state. */
+	if (!mrc_event_wanted(qp) || n->len == MRC_EV_NOTES ||
+	    !(qp->evs->event_mask & BIT(ev->state)))
 		return;
 	note = &n->ev[(n->head + n->len) % MRC_EV_NOTES];
 	note->value = ev->value;

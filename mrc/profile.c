@@ -317,6 +317,7 @@ void mrc_dev_prof_defaults(struct mrc_dev_prof *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->backups = MRC_EV_BACKUP;
+	p->event_mask = MRC_EV_EVENTS_ALL;
 	mrc_ccprof_defaults(&p->cc);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_dev_prof_defaults);
@@ -338,6 +339,7 @@ static void mrc_dev_prof_ev(struct mrc_dev_prof *p,
 	p->ev_count = cfg->ev_count;
 	p->min_active = cfg->min_active;
 	p->backups = cfg->backups;
+	p->event_mask = cfg->event_mask;
 }
 
 /* A named profile changed: its devices' QPs see the change from now on. */
@@ -381,6 +383,7 @@ static int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
 		next->ev_count = none.ev_count;
 		next->min_active = none.min_active;
 		next->backups = none.backups;
+		next->event_mask = none.event_mask;
 		return 0;
 	}
 	prof = xa_load(&mn->evprofs, id);

@@ -367,7 +367,8 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->av = av;
 		dst_cache_reset(&qp->dst_cache);
 		if (paths) {
-			mrc_ev_configure(qp, prof.min_active, prof.backups);
+			mrc_ev_configure(qp, prof.min_active, prof.backups,
+					 prof.event_mask);
 			mrc_ev_install(qp, paths, prof.ev_count ?: mrc_ev_count);
 		}
 	}

@@ -6,8 +6,9 @@
 # completes, the plane sends nothing more while the other carries on, dev show and a
 # PLANE_EVENT say admin down) and is taken back once admin up; EV events report the
 # EVs of a plane going ASSUMED_BAD (admin down, a blackhole) and probes bringing them
-# back GOOD; QP events say why a QP failed (remote access error, retries exhausted);
-# bad PLANE_SET requests get their errno and message.
+# back GOOD, and only the transitions the device's EV profile asks for; QP events
+# say why a QP failed (remote access error, retries exhausted); bad PLANE_SET
+# requests get their errno and message.
 . "$(dirname "$0")/lib.sh"
 
 mrc_require_root
@@ -201,9 +202,41 @@ tc -n "$H2" qdisc del dev p1 clsact 2>/dev/null
 check_recovered "blackhole lifted: probes brought plane 1 back (EV events)" b
 monitors_stop
 
+# (c) the client's device names an EV profile that reports GOOD transitions only:
+# plane 1 goes admin down a quarter into a transfer and up at half, and the
+# monitor hears plane 1's EVs come back GOOD but never hears them go ASSUMED_BAD.
+c2 evprofile add 5 events good
+c2 evprofile set 5 state online
+c2 dev set "$MRC_DEV2" evprofile 5
+check "evprofile 5 (events good) named by the client's device" "5 good" \
+	"$(c2 -j dev show "$MRC_DEV2" | jq -r '.[0].evprofile') $(c2 -j evprofile show 5 | jq -r '.[0].events | join(",")')"
+monitor_start "$H2" e -j
+(
+	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
+	wait_until 300 client_past $((start + total / 4)) || exit 1
+	c2 plane set dev "$MRC_DEV2" plane 1 admin down || exit 1
+	wait_until 300 client_past $((start + total / 2)) || exit 1
+	c2 plane set dev "$MRC_DEV2" plane 1 admin up || exit 1
+	touch "$mon/e_up"
+) &
+watcher=$!
+check_xfer "event mask good: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 14
+[ -e "$mon/e_up" ] || kill "$watcher" 2>/dev/null
+wait "$watcher"
+check "event mask good: plane 1 went down and up mid-transfer" "0 yes" \
+	"$? $([ -e "$mon/e_up" ] && echo yes)"
+c2 plane set dev "$MRC_DEV2" plane 1 admin up
+wait_until 10 has_event e '.event == "ev" and .plane == 1 and .state == "good"'
+check "event mask good: EVs of plane 1 reported back GOOD" "true" \
+	"$(events e '.event == "ev" and .plane == 1 and .state == "good"' | jq -s 'length > 0')"
+check "event mask good: no ASSUMED_BAD event reported" "0" \
+	"$(events e '.event == "ev" and .state == "assumed-bad"' | wc -l)"
+monitors_stop
+c2 dev set "$MRC_DEV2" evprofile none
+
 netem_clear "$H2"
 
-# (c) a write with a bad rkey: the client's QP fails with a remote access error,
+# (d) a write with a bad rkey: the client's QP fails with a remote access error,
 # the server's, which refused it, with "other"; each names the other as its peer.
 monitor_start "$H2" c -j
 monitor_start "$H1" c_srv
@@ -220,7 +253,7 @@ check "bad rkey: the server's QP failed too (human form)" \
 	"$(grep '^qp ' "$mon/c_srv")"
 monitors_stop
 
-# (d) every MRC packet of the client dropped: the QP exhausts its retries, 7 linear
+# (e) every MRC packet of the client dropped: the QP exhausts its retries, 7 linear
 # and 6 doubling after a 16 ms timeout, about 2.3 s, and says so.
 for p in p0 p1; do
 	tc -n "$H2" qdisc add dev "$p" clsact &&

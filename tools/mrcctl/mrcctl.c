@@ -1340,7 +1340,7 @@ static int print_ev(struct nl *nl, const struct nlattr *nest)
 	    !tb[MRC_A_EV_ENTROPY] || !tb[MRC_A_EV_STATE])
 		return nl_fail(nl, EPROTO, "incomplete EV from the kernel");
 	state = value_name(ev_state_names, ARRAY_SIZE(ev_state_names),
-			mnl_attr_get_u8(tb[MRC_A_EV_STATE]));
+			   mnl_attr_get_u8(tb[MRC_A_EV_STATE]));
 
 	if (json) {
 		j_open(NULL, '{');
@@ -1412,7 +1412,7 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 	dev = mnl_attr_get_str(tb[MRC_A_DEV_NAME]);
 	qpn = mnl_attr_get_u32(qtb[MRC_A_QP_NUM]);
 	state = value_name(qp_state_names, ARRAY_SIZE(qp_state_names),
-			mnl_attr_get_u8(qtb[MRC_A_QP_STATE]));
+			   mnl_attr_get_u8(qtb[MRC_A_QP_STATE]));
 	same = qs->have_last && qs->qpn == qpn && !strcmp(qs->dev, dev);
 
 	if (json) {
