@@ -162,7 +162,7 @@ check "human monitor: the PLANE_EVENT" \
 	"$(grep -m1 '^plane ' "$mon/a_human")"
 check_match "human monitor: an EV event" \
 	"^ev dev $MRC_DEV2 qpn [0-9]+ slot [0-9]+ plane 1 sport [0-9]+ state assumed-bad$" \
-	"$(grep -m1 '^ev .* state assumed-bad$' "$mon/a_human")"
+	"$(grep -m1 '^ev .* plane 1 sport .* state assumed-bad$' "$mon/a_human")"
 monitors_stop
 
 # Setting the state a plane has is a no-op success, and sends no event.
