@@ -371,6 +371,7 @@ void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 
 /* netlink_qp.c: the QP view and EV deny/undeny */
 struct genl_info;
+int mrc_nl_qp_req_parse(struct genl_info *info, struct nlattr **tb);
 int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_qp_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_nl_ev_set(struct sk_buff *skb, struct genl_info *info);

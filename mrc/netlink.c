@@ -519,24 +519,10 @@ static int mrc_nl_probe_parse(struct genl_info *info,
 	const struct nlattr *ev = NULL, *nla;
 	int rem, err;
 
-	req->name_attr = info->attrs[MRC_A_DEV_NAME];
-	if (!req->name_attr) {
-		NL_SET_ERR_MSG(extack, "missing device name");
-		return -EINVAL;
-	}
-	if (!info->attrs[MRC_A_QP]) {
-		NL_SET_ERR_MSG(extack, "missing QP attributes");
-		return -EINVAL;
-	}
-	err = nla_parse_nested(qtb, MRC_A_QP_MAX, info->attrs[MRC_A_QP],
-			       mrc_qp_policy, extack);
+	err = mrc_nl_qp_req_parse(info, qtb);
 	if (err)
 		return err;
-	if (!qtb[MRC_A_QP_NUM]) {
-		NL_SET_ERR_MSG_ATTR(extack, info->attrs[MRC_A_QP],
-				    "missing QP number");
-		return -EINVAL;
-	}
+	req->name_attr = info->attrs[MRC_A_DEV_NAME];
 	req->qpn = nla_get_u32(qtb[MRC_A_QP_NUM]);
 	if (qtb[MRC_A_QP_EVS]) {
 		nla_for_each_nested(nla, qtb[MRC_A_QP_EVS], rem) {

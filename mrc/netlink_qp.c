@@ -196,6 +196,38 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/**
+ * mrc_nl_qp_req_parse() - the device and QP a request about one QP names
+ * @info: the request; MRC_A_DEV_NAME and MRC_A_QP with MRC_A_QP_NUM needed
+ * @tb: MRC_A_QP_MAX + 1 entries, filled from the MRC_A_QP nest
+ *
+ * The family policy validated the nest already; this checks presence.
+ * Return: 0, or -EINVAL with the missing attribute named in the extack.
+ */
+int mrc_nl_qp_req_parse(struct genl_info *info, struct nlattr **tb)
+{
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "missing device name");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_QP)) {
+		NL_SET_ERR_MSG(info->extack, "missing QP attributes");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, MRC_A_QP_MAX, info->attrs[MRC_A_QP], NULL,
+			       info->extack);
+	if (err)
+		return err;
+	if (!tb[MRC_A_QP_NUM]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_QP],
+				    "missing QP number");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
@@ -208,24 +240,9 @@ int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info)
 	bool live = false;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
-		NL_SET_ERR_MSG(info->extack, "missing device name");
-		return -EINVAL;
-	}
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_QP)) {
-		NL_SET_ERR_MSG(info->extack, "missing QP attributes");
-		return -EINVAL;
-	}
-	/* The family policy validated the nest already. */
-	err = nla_parse_nested(tb, MRC_A_QP_MAX, info->attrs[MRC_A_QP], NULL,
-			       info->extack);
+	err = mrc_nl_qp_req_parse(info, tb);
 	if (err)
 		return err;
-	if (!tb[MRC_A_QP_NUM]) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_QP],
-				    "missing QP number");
-		return -EINVAL;
-	}
 
 	snap = kvmalloc(sizeof(*snap), GFP_KERNEL);
 	if (!snap)
@@ -433,23 +450,9 @@ int mrc_nl_ev_set(struct sk_buff *skb, struct genl_info *info)
 	u32 nreqs;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
-		NL_SET_ERR_MSG(info->extack, "missing device name");
-		return -EINVAL;
-	}
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_QP)) {
-		NL_SET_ERR_MSG(info->extack, "missing QP attributes");
-		return -EINVAL;
-	}
-	err = nla_parse_nested(tb, MRC_A_QP_MAX, info->attrs[MRC_A_QP], NULL,
-			       info->extack);
+	err = mrc_nl_qp_req_parse(info, tb);
 	if (err)
 		return err;
-	if (!tb[MRC_A_QP_NUM]) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_QP],
-				    "missing QP number");
-		return -EINVAL;
-	}
 	if (!tb[MRC_A_QP_EVS]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_QP],
 				    "missing EV list");
