@@ -311,6 +311,8 @@ int mrc_dev_new(struct net *net, const char *name,
 	strscpy(mdev->name, name, sizeof(mdev->name));
 	spin_lock_init(&mdev->prof_lock);
 	mdev->prof = prof;
+	mutex_init(&mdev->srv6_lock);
+	INIT_LIST_HEAD(&mdev->srv6);
 	for (i = 0; i < nreqs; i++) {
 		struct mrc_plane *plane = planes[i];
 

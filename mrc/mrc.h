@@ -11,6 +11,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/refcount.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
@@ -21,6 +22,7 @@
 
 #include "verbs.h"
 #include "ev.h"
+#include "srv6.h"
 
 /* Reported by MODULE_VERSION() and MRC_A_VERSION_MODULE alike. */
 #define MRC_VERSION "0.1.0"
@@ -228,7 +230,44 @@ struct mrc_device {
 	atomic_t qp_genid;
 	spinlock_t prof_lock; /* @prof; writers hold mrc_net.lock too */
 	struct mrc_dev_prof prof;
+	struct mutex srv6_lock; /* @srv6, @nsrv6; after mrc_net.lock */
+	struct list_head srv6;
+	u32 nsrv6;
 };
+
+/**
+ * struct mrc_srv6_dst - a device's SRv6 paths towards one destination
+ * @list: in mrc_device.srv6
+ * @ref: the table's reference and one per QP using the paths
+ * @rcu: freed after a grace period: the TX path reads it under RCU
+ * @peer: the destination, as QPs' address vectors name it
+ * @gen: GEN: the template; EXP: only @gen.locator is used
+ * @count: paths of each plane
+ * @first: EXP: index in @path of each plane's first path
+ * @npaths: EXP: entries of @path; 0 for GEN
+ * @path: EXP: the paths, grouped by plane in increasing plane order
+ */
+struct mrc_srv6_dst {
+	struct list_head list;
+	refcount_t ref;
+	struct rcu_head rcu;
+	struct in6_addr peer;
+	struct mrc_srv6_tmpl gen;
+	u32 count[MRC_MAX_PLANES];
+	u32 first[MRC_MAX_PLANES];
+	u32 npaths;
+	struct mrc_srv6_path path[];
+};
+
+struct mrc_srv6_dst *mrc_srv6_dst_alloc(u32 npaths);
+void mrc_srv6_dst_put(struct mrc_srv6_dst *d);
+int mrc_srv6_dst_set(struct mrc_device *mdev, struct mrc_srv6_dst *d);
+int mrc_srv6_dst_del(struct mrc_device *mdev, const struct in6_addr *peer);
+struct mrc_srv6_dst *mrc_srv6_dst_get(struct mrc_device *mdev,
+				      const struct in6_addr *peer);
+void mrc_srv6_dst_flush(struct mrc_device *mdev);
+bool mrc_srv6_dst_path(const struct mrc_srv6_dst *d, u8 plane, u16 entropy,
+		       struct mrc_srv6_path *p);
 
 static inline struct mrc_device *to_mdev(struct ib_device *ib)
 {
@@ -375,5 +414,10 @@ int mrc_nl_qp_req_parse(struct genl_info *info, struct nlattr **tb);
 int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_qp_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_nl_ev_set(struct sk_buff *skb, struct genl_info *info);
+
+/* netlink_srv6.c: SRv6 path programming */
+int mrc_nl_srv6_set(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_srv6_del(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_srv6_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _MRC_MRC_H */

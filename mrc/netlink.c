@@ -158,6 +158,43 @@ static struct netlink_range_validation mrc_dev_prof_id_range = {
 	.max = MRC_PROFILE_ID_MAX,
 };
 
+/*
+ * SRv6 paths (netlink_srv6.c).  Each list nest takes one item type; a zero
+ * uSID would end a carrier early.  Plane shift and tiers are checked as a
+ * whole by mrc_srv6_tmpl_check().
+ */
+static const struct nla_policy mrc_srv6_usids_policy[MRC_A_SRV6_LIST_MAX + 1] = {
+	[MRC_A_SRV6_USID] = NLA_POLICY_MIN(NLA_U16, 1),
+};
+
+static const struct nla_policy mrc_srv6_tier_policy[MRC_A_SRV6_TIER_MAX + 1] = {
+	[MRC_A_SRV6_TIER_USID] = NLA_POLICY_MAX(NLA_U8, MRC_SRV6_USIDS_MAX - 1),
+	[MRC_A_SRV6_TIER_SHIFT] = NLA_POLICY_MAX(NLA_U8, 15),
+	[MRC_A_SRV6_TIER_COUNT] = NLA_POLICY_RANGE(NLA_U16, 1, 256),
+};
+
+static const struct nla_policy mrc_srv6_tiers_policy[MRC_A_SRV6_LIST_MAX + 1] = {
+	[MRC_A_SRV6_TIER] = NLA_POLICY_NESTED(mrc_srv6_tier_policy),
+};
+
+static const struct nla_policy mrc_srv6_path_policy[MRC_A_SRV6_PATH_MAX + 1] = {
+	[MRC_A_SRV6_PATH_PLANE] = NLA_POLICY_MAX(NLA_U32, MRC_MAX_PLANES - 1),
+	[MRC_A_SRV6_PATH_USIDS] = NLA_POLICY_NESTED(mrc_srv6_usids_policy),
+};
+
+static const struct nla_policy mrc_srv6_paths_policy[MRC_A_SRV6_LIST_MAX + 1] = {
+	[MRC_A_SRV6_PATH] = NLA_POLICY_NESTED(mrc_srv6_path_policy),
+};
+
+static const struct nla_policy mrc_srv6_policy[MRC_A_SRV6_MAX + 1] = {
+	[MRC_A_SRV6_PEER] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[MRC_A_SRV6_LOCATOR] = NLA_POLICY_MIN(NLA_U32, 1),
+	[MRC_A_SRV6_PLANE_SHIFT] = NLA_POLICY_MAX(NLA_U8, 15),
+	[MRC_A_SRV6_USIDS] = NLA_POLICY_NESTED(mrc_srv6_usids_policy),
+	[MRC_A_SRV6_TIERS] = NLA_POLICY_NESTED(mrc_srv6_tiers_policy),
+	[MRC_A_SRV6_PATHS] = NLA_POLICY_NESTED(mrc_srv6_paths_policy),
+};
+
 /* Attributes that are only ever sent by the kernel have no entry: rejected. */
 static const struct nla_policy mrc_policy[MRC_A_MAX + 1] = {
 	[MRC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
@@ -171,6 +208,7 @@ static const struct nla_policy mrc_policy[MRC_A_MAX + 1] = {
 	[MRC_A_QP] = NLA_POLICY_NESTED(mrc_qp_policy),
 	[MRC_A_PROBE_TIMEOUT_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							 &mrc_probe_timeout_range),
+	[MRC_A_SRV6] = NLA_POLICY_NESTED(mrc_srv6_policy),
 };
 
 static struct genl_family mrc_genl_family;
@@ -1198,6 +1236,20 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 		.cmd = MRC_CMD_PROBE,
 		.doit = mrc_nl_probe,
 		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_SRV6_SET,
+		.doit = mrc_nl_srv6_set,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_SRV6_DEL,
+		.doit = mrc_nl_srv6_del,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_SRV6_GET,
+		.dumpit = mrc_nl_srv6_dump,
 	},
 	{
 		.cmd = MRC_CMD_EVPROF_NEW,

@@ -167,6 +167,12 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port,
 	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
 				IB_PORT_PHYS_STATE_DISABLED;
 	if (exists) {
+		/*
+		 * Once the device source-routes, any QP may carry the SRv6
+		 * headers, a two-carrier path's SRH included.
+		 */
+		if (READ_ONCE(mdev->nsrv6))
+			mtu -= MRC_SRV6_OVERHEAD(true);
 		attr->active_mtu = ib_mtu_int_to_enum(mtu -
 						      (int)MRC_PKT_OVERHEAD);
 		/*
@@ -342,6 +348,8 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	mrc_debugfs_del(mdev);
 	xa_destroy(&mdev->qps);
 	xa_destroy(&mdev->mrs);
+	mrc_srv6_dst_flush(mdev);
+	mutex_destroy(&mdev->srv6_lock);
 }
 
 const struct ib_device_ops mrc_dev_ops = {

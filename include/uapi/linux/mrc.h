@@ -270,6 +270,50 @@
  * VALUE, PLANE, ENTROPY) and carries MRC_A_PROBE_RTT_NS: NLA_U64.  No answer
  * within the timeout is ETIMEDOUT; one probe per QP at a time (EBUSY).
  *
+ * MRC_CMD_SRV6_SET, MRC_CMD_SRV6_DEL (do, admin), MRC_CMD_SRV6_GET (dump)
+ * ----------------------------------------------------------------------
+ *
+ * The SRv6 paths of a device towards one destination: with them a QP whose
+ * address vector names that destination sends every packet source-routed,
+ * IPv6-in-IPv6 with the path in the outer destination address (a uSID
+ * carrier: the 32-bit locator block, then one 16-bit uSID per switch, at
+ * most 6; a longer path puts the rest in a single-segment SRH).  The
+ * EV's entropy picks the path: path (entropy mod paths of the plane) of
+ * the EV's plane.  SET replaces the destination's entry:
+ *
+ *    MRC_A_DEV_NAME: the device
+ *    MRC_A_SRV6: NLA_NESTED
+ *        MRC_A_SRV6_PEER: 16 bytes, the IPv6 address QPs name in their AV
+ *        MRC_A_SRV6_LOCATOR: NLA_U32, not 0
+ *      and either a template (GEN: paths generated per plane)
+ *        MRC_A_SRV6_USIDS: NLA_NESTED of 1 .. MRC_SRV6_USIDS_MAX
+ *            MRC_A_SRV6_USID: NLA_U16, the path's uSIDs, first hop first
+ *        MRC_A_SRV6_PLANE_SHIFT: NLA_U8, 0 .. 13, the plane number is ORed
+ *                                into every uSID at this bit (optional)
+ *        MRC_A_SRV6_TIERS: NLA_NESTED of 0 .. MRC_SRV6_TIERS_MAX
+ *            MRC_A_SRV6_TIER: NLA_NESTED
+ *                MRC_A_SRV6_TIER_USID: NLA_U8, which uSID
+ *                MRC_A_SRV6_TIER_SHIFT: NLA_U8, at which bit
+ *                MRC_A_SRV6_TIER_COUNT: NLA_U16, 1 .. 256 uplinks
+ *      or explicit paths (EXP)
+ *        MRC_A_SRV6_PATHS: NLA_NESTED of 1 .. MRC_SRV6_EXP_MAX
+ *            MRC_A_SRV6_PATH: NLA_NESTED
+ *                MRC_A_SRV6_PATH_PLANE: NLA_U32, plane index
+ *                MRC_A_SRV6_PATH_USIDS: as MRC_A_SRV6_USIDS
+ *
+ * Path k of a GEN template on plane p is the template's uSIDs with p ORed
+ * in at PLANE_SHIFT and k, written in mixed radix over the tiers (the first
+ * tier least significant), ORed in at each tier's uSID and shift.  No uSID
+ * may be 0 (it would end the carrier), generated bits may not overlap each
+ * other or the template's, and a plane needs a path to carry traffic.
+ * Bad values are EINVAL with an extack message; more than
+ * MRC_SRV6_DSTS_MAX destinations is ENOSPC.  QPs take the paths when their
+ * address vector is set (running QPs keep theirs); the destination must be
+ * IPv6.  DEL needs MRC_A_DEV_NAME and MRC_A_SRV6 with MRC_A_SRV6_PEER
+ * (ENOENT if absent).  GET dumps the entries of the device MRC_A_DEV_NAME as
+ * they were set, GEN entries with MRC_A_SRV6_PATH_COUNT.  MRC_CMD_QP_GET
+ * shows each EV's path as MRC_A_EV_SRV6_DA (and MRC_A_EV_SRV6_SEG).
+ *
  * Multicast group MRC_GENL_MCGRP_EVENTS
  * -------------------------------------
  *
@@ -370,6 +414,9 @@ enum mrc_cmd {
 	MRC_CMD_QP_EVENT,
 	MRC_CMD_DEV_SET,
 	MRC_CMD_PROBE,
+	MRC_CMD_SRV6_SET,
+	MRC_CMD_SRV6_DEL,
+	MRC_CMD_SRV6_GET,
 
 	__MRC_CMD_MAX
 };
@@ -395,6 +442,7 @@ enum mrc_attr {
 	MRC_A_DEV_CCPROF_ID,	/* u32, 0: none */
 	MRC_A_PROBE_TIMEOUT_MS,	/* u32 */
 	MRC_A_PROBE_RTT_NS,	/* u64 */
+	MRC_A_SRV6,		/* nest of enum mrc_srv6_attr */
 
 	__MRC_A_MAX
 };
@@ -581,6 +629,8 @@ enum mrc_ev_attr {
 	MRC_A_EV_ECN,			/* u64 */
 	MRC_A_EV_RETIRED,		/* u64, entropies this slot replaced */
 	MRC_A_EV_PAD,			/* alignment padding, never parsed */
+	MRC_A_EV_SRV6_DA,		/* binary, 16 bytes: outer destination */
+	MRC_A_EV_SRV6_SEG,		/* binary, 16 bytes: the SRH's segment */
 
 	__MRC_A_EV_MAX
 };
@@ -596,5 +646,63 @@ enum mrc_qp_error {
 	MRC_QP_ERROR_LOCAL,		/* bad work request or local failure */
 	MRC_QP_ERROR_PLANE_GONE		/* the QP's planes went away */
 };
+
+/* Attributes inside MRC_A_SRV6: the SRv6 paths of one destination. */
+enum mrc_srv6_attr {
+	MRC_A_SRV6_UNSPEC,
+	MRC_A_SRV6_PEER,		/* binary, 16 bytes: IPv6 address */
+	MRC_A_SRV6_LOCATOR,		/* u32, the 32-bit locator block */
+	MRC_A_SRV6_PLANE_SHIFT,		/* u8, GEN: plane bits in every uSID */
+	MRC_A_SRV6_USIDS,		/* nest of MRC_A_SRV6_USID, GEN template */
+	MRC_A_SRV6_TIERS,		/* nest of MRC_A_SRV6_TIER, GEN */
+	MRC_A_SRV6_PATHS,		/* nest of MRC_A_SRV6_PATH, EXP */
+	MRC_A_SRV6_PATH_COUNT,		/* u32, paths per plane (GEN, replies) */
+
+	__MRC_A_SRV6_MAX
+};
+
+#define MRC_A_SRV6_MAX (__MRC_A_SRV6_MAX - 1)
+
+/* Items of the lists inside MRC_A_SRV6 and MRC_A_SRV6_PATH. */
+enum mrc_srv6_list_attr {
+	MRC_A_SRV6_LIST_UNSPEC,
+	MRC_A_SRV6_USID,		/* u16, one uSID */
+	MRC_A_SRV6_TIER,		/* nest of enum mrc_srv6_tier_attr */
+	MRC_A_SRV6_PATH,		/* nest of enum mrc_srv6_path_attr */
+
+	__MRC_A_SRV6_LIST_MAX
+};
+
+#define MRC_A_SRV6_LIST_MAX (__MRC_A_SRV6_LIST_MAX - 1)
+
+/* One generated field of a GEN template: a tier's uplink number. */
+enum mrc_srv6_tier_attr {
+	MRC_A_SRV6_TIER_UNSPEC,
+	MRC_A_SRV6_TIER_USID,		/* u8, index in MRC_A_SRV6_USIDS */
+	MRC_A_SRV6_TIER_SHIFT,		/* u8, bit position in that uSID */
+	MRC_A_SRV6_TIER_COUNT,		/* u16, uplinks of the tier */
+
+	__MRC_A_SRV6_TIER_MAX
+};
+
+#define MRC_A_SRV6_TIER_MAX (__MRC_A_SRV6_TIER_MAX - 1)
+
+/* One explicit path (EXP). */
+enum mrc_srv6_path_attr {
+	MRC_A_SRV6_PATH_UNSPEC,
+	MRC_A_SRV6_PATH_PLANE,		/* u32, plane index */
+	MRC_A_SRV6_PATH_USIDS,		/* nest of MRC_A_SRV6_USID */
+
+	__MRC_A_SRV6_PATH_MAX
+};
+
+#define MRC_A_SRV6_PATH_MAX (__MRC_A_SRV6_PATH_MAX - 1)
+
+/* Plane numbers a GEN template writes take 3 bits; uSIDs are 16 bits. */
+#define MRC_SRV6_USIDS_MAX	12	/* 6 in the destination, 6 in the SRH */
+#define MRC_SRV6_TIERS_MAX	4
+#define MRC_SRV6_PATHS_MAX	4096	/* per plane, generated */
+#define MRC_SRV6_EXP_MAX	256	/* explicit paths of a destination */
+#define MRC_SRV6_DSTS_MAX	1024	/* destinations per device */
 
 #endif /* _UAPI_LINUX_MRC_H */
