@@ -757,14 +757,21 @@ void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
 	}
 }
 
-/* Draw an entropy of plane @pl not used by slots [0, @upto) or spares. */
-static u16 mrc_ev_fresh(struct mrc_evset *s, u8 pl, u32 upto)
+/*
+ * Draw an entropy of plane @pl not used by slots [0, @upto) or spares.  With
+ * @npaths SRv6 paths on the plane the entropy picks path (entropy mod
+ * @npaths): then only entropies of path @k are drawn.
+ */
+static u16 mrc_ev_fresh(struct mrc_evset *s, u8 pl, u32 upto, u32 npaths,
+			u32 k)
 {
 	u32 i, tries;
 	u16 e;
 
 	for (tries = 0; tries < 64; tries++) {
 		e = mrc_ev_draw(s);
+		if (npaths)
+			e = k + npaths * (e % (BIT(MRC_EV_ENTROPY_BITS) / npaths));
 		for (i = 0; i < upto; i++)
 			if (s->ev[i].plane == pl &&
 			    mrc_ev_entropy(s->ev[i].value) == e)
@@ -785,16 +792,33 @@ static u16 mrc_ev_fresh(struct mrc_evset *s, u8 pl, u32 upto)
  * @qp: the QP, locked
  * @paths: from mrc_ev_resolve()
  * @n: active EVs wanted
+ * @srv6: the destination's SRv6 paths or NULL; the QP takes the reference
  *
  * The set is split equally over the planes that have a path (the first
- * n % planes get one more), random entropies within each plane.
+ * n % planes get one more), random entropies within each plane.  Over
+ * SRv6 the slots of a plane go round its paths from a random one, so that
+ * every path carries traffic as soon as a plane has as many slots as paths.
  */
-void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
+void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
+		    struct mrc_srv6_dst *srv6)
 {
+	u32 npaths[MRC_MAX_PLANES] = {}, next[MRC_MAX_PLANES] = {};
 	struct mrc_evset *s = qp->evs;
+	struct mrc_srv6_dst *old;
 	u8 planes[MRC_MAX_PLANES];
 	u32 np = 0, i, k;
 	u16 spare;
+
+	old = rcu_replace_pointer(s->srv6, srv6, lockdep_is_held(&qp->lock));
+	mrc_srv6_dst_put(old);
+	for (i = 0; srv6 && i < MRC_MAX_PLANES; i++) {
+		npaths[i] = srv6->count[i];
+		/* A plane without an SRv6 path carries nothing. */
+		if (!npaths[i])
+			paths[i].valid = false;
+		else
+			next[i] = prandom_u32_state(&s->rnd) % npaths[i];
+	}
 
 	for (i = 0; i < MRC_MAX_PLANES; i++) {
 		s->path[i].valid = paths[i].valid;
@@ -819,7 +843,11 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
 		u8 pl = planes[i % np];
 
 		e->plane = pl;
-		e->value = mrc_ev_value(pl, i, mrc_ev_fresh(s, pl, i));
+		e->value = mrc_ev_value(pl, i, mrc_ev_fresh(s, pl, i,
+							    npaths[pl],
+							    next[pl]));
+		if (npaths[pl])
+			next[pl] = (next[pl] + 1) % npaths[pl];
 		e->state = MRC_EV_STATE_GOOD;
 		e->changed = ktime_get();
 		s->order[i] = i;
@@ -827,7 +855,7 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
 	for (k = 0; k < np; k++) {
 		/* One at a time: each draw keeps clear of those before. */
 		for (i = 0; i < s->max_backup; i++) {
-			spare = mrc_ev_fresh(s, planes[k], s->n);
+			spare = mrc_ev_fresh(s, planes[k], s->n, 0, 0);
 			s->backup[planes[k]][i] = spare;
 			s->nbackup[planes[k]] = i + 1;
 		}
@@ -895,6 +923,8 @@ void mrc_ev_destroy(struct mrc_qp *qp)
 
 	if (!s)
 		return;
+	/* The TX path of a QP being destroyed has finished. */
+	mrc_srv6_dst_put(rcu_dereference_protected(s->srv6, true));
 	for (i = 0; i < qp->mdev->nports; i++)
 		dst_cache_destroy(&s->path[i].dc);
 	kvfree(s);

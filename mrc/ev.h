@@ -157,6 +157,8 @@ struct mrc_path {
  * @last_retire_ns: time the last retirement took inside its caller, for
  *	the benchmark: from the loss signal to the new entropy in the slot
  * @waiter: the controller's probe in flight, at most one per QP
+ * @srv6: the SRv6 paths of the QP's destination, NULL to send plain UDP;
+ *	set under the QP lock, read by the TX path under RCU
  */
 struct mrc_evset {
 	u16 n;
@@ -179,6 +181,7 @@ struct mrc_evset {
 	u32 gone_acked;
 	u64 last_retire_ns;
 	struct mrc_ev_probe_wait *waiter;
+	struct mrc_srv6_dst __rcu *srv6;
 };
 
 /* The GSI QP's datagrams have one path per AH and no EV set. */
@@ -197,6 +200,7 @@ struct mrc_ev_req {
 };
 
 struct netlink_ext_ack;
+struct mrc_srv6_dst;
 
 extern unsigned int mrc_ev_count;
 
@@ -207,7 +211,8 @@ void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
 		    struct mrc_path *paths);
 void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
 		      u32 event_mask);
-void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n);
+void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
+		    struct mrc_srv6_dst *srv6);
 int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane);
 void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq);
 u32 mrc_ev_next(struct mrc_qp *qp);

@@ -23,8 +23,11 @@
 
 #include "mrc.h"
 
-/* Room for the outer headers udp_tunnel*_xmit_skb() push. */
-#define MRC_NET_HEADROOM	(sizeof(struct ipv6hdr) + sizeof(struct udphdr))
+/*
+ * Room for the outer headers: IPv6 and UDP pushed by udp_tunnel*_xmit_skb(),
+ * or the SRv6 encapsulation, the larger.
+ */
+#define MRC_NET_HEADROOM	MRC_SRV6_HEADROOM
 
 static unsigned int mrc_plane_of(struct mrc_device *mdev,
 				 const struct net_device *ndev)
@@ -331,19 +334,69 @@ static int mrc_xmit6(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
 #endif
 }
 
-/**
- * mrc_net_send() - send MRC packets to one destination
- * @mdev: the device
- * @av: where to, over which plane
- * @dc: route cache for @av, or NULL to look the route up every time
- * @ev: entropy of the path (the UDP source port for now)
- * @list: packets, each an MRC packet with its ICRC; emptied
- *
- * A packet that cannot leave (plane gone or down, no route) is dropped and
- * counted; the requester's timer recovers as from any loss.
+/*
+ * Source-routed: the MRC packet in UDP in IPv6 to the peer, all that inside
+ * an IPv6 header to the path's uSID carrier (and an SRH when the path needs
+ * two carriers).  The host reaches every path of a plane through the same
+ * first switch, so the route looked up and cached is that of the locator
+ * block alone, whatever the uSIDs behind it.
  */
-void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
-		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list)
+static int mrc_xmit_srv6(const struct mrc_av *av, struct dst_cache *dc,
+			 u32 ev, const struct mrc_srv6_path *sp,
+			 struct net_device *ndev, struct sock *sk,
+			 struct sk_buff *skb)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	struct mrc_srv6_encap e = {
+		.path = sp,
+		.daddr = av->daddr.v6,
+		.sport = mrc_net_sport(ev),
+		.dport = htons(mrc_udp_port),
+		.tclass = mrc_net_tos(av),
+		.flowlabel = htonl(av->flow_label) & IPV6_FLOWLABEL_MASK,
+	};
+	struct dst_entry *dst = NULL;
+
+	if (dc)
+		dst = dst_cache_get_ip6(dc, &e.saddr);
+	if (!dst) {
+		struct flowi6 fl6 = {
+			.flowi6_oif = ndev->ifindex,
+			.flowi6_proto = IPPROTO_IPV6,
+			.saddr = av->saddr.v6,
+		};
+
+		/* The locator block alone: the first 32 bits of the DA. */
+		fl6.daddr.s6_addr32[0] = sp->da.s6_addr32[0];
+		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6,
+						      NULL);
+		if (IS_ERR(dst))
+			return PTR_ERR(dst);
+		e.saddr = fl6.saddr;
+		if (dc)
+			dst_cache_set_ip6(dc, dst, &e.saddr);
+	}
+	e.hop_limit = av->hop_limit ?: ip6_dst_hoplimit(dst);
+	mrc_srv6_push(skb, &e);
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+	skb_dst_set(skb, dst);
+	/* As for udp_tunnel6_xmit_skb(): a drop below here is a loss. */
+	ip6_local_out(sock_net(sk), sk, skb);
+	return 0;
+#else
+	return -EAFNOSUPPORT;
+#endif
+}
+
+/*
+ * Send @list to one destination, source-routed along @sp when it is not
+ * NULL.  A packet that cannot leave (plane gone or down, no route) is
+ * dropped and counted; the requester's timer recovers as from any loss.
+ */
+static void mrc_net_send_path(struct mrc_device *mdev, const struct mrc_av *av,
+			      struct dst_cache *dc, u32 ev,
+			      const struct mrc_srv6_path *sp,
+			      struct sk_buff_head *list)
 {
 	struct mrc_net *mn = mrc_net(mdev->net);
 	unsigned int pl = av->plane;
@@ -368,7 +421,10 @@ void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
 					htons(ETH_P_IPV6) : htons(ETH_P_IP);
 			/* dst_cache is per CPU. */
 			local_bh_disable();
-			if (av->family == AF_INET6)
+			if (sp)
+				err = mrc_xmit_srv6(av, dc, ev, sp, plane->ndev,
+						    sock->sk, skb);
+			else if (av->family == AF_INET6)
 				err = mrc_xmit6(av, dc, ev, plane->ndev,
 						sock->sk, skb);
 			else
@@ -387,29 +443,52 @@ void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
 	rcu_read_unlock();
 }
 
+/**
+ * mrc_net_send() - send MRC packets to one destination
+ * @mdev: the device
+ * @av: where to, over which plane
+ * @dc: route cache for @av, or NULL to look the route up every time
+ * @ev: the EV, whose entropy becomes the UDP source port
+ * @list: packets, each an MRC packet with its ICRC; emptied
+ */
+void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
+		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list)
+{
+	mrc_net_send_path(mdev, av, dc, ev, NULL, list);
+}
+
 /*
  * The packets a QP built under its lock, sent after unlock, each on the
- * plane and with the entropy of the EV its header carries.
+ * plane and with the entropy of the EV its header carries: over SRv6, along
+ * the path that entropy picks.
  */
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
 {
 	struct mrc_evset *s = qp->evs;
+	const struct mrc_srv6_dst *d;
+	struct mrc_srv6_path sp;
 	struct sk_buff_head one;
 	struct sk_buff *skb;
 	u32 ev;
 	u8 pl;
 
 	__skb_queue_head_init(&one);
+	rcu_read_lock();
+	d = s ? rcu_dereference(s->srv6) : NULL;
 	while ((skb = __skb_dequeue(list))) {
 		ev = get_unaligned_be32(skb->data +
 					offsetof(struct mrc_bth, ev));
 		pl = mrc_ev_plane(ev);
 		__skb_queue_tail(&one, skb);
 		if (s && pl < MRC_MAX_PLANES && s->path[pl].valid)
-			mrc_net_send(qp->mdev, &s->path[pl].av, &s->path[pl].dc,
-				     ev, &one);
+			mrc_net_send_path(qp->mdev, &s->path[pl].av,
+					  &s->path[pl].dc, ev,
+					  d && mrc_srv6_dst_path(d, pl,
+						mrc_ev_entropy(ev), &sp) ?
+					  &sp : NULL, &one);
 		else
 			mrc_net_send(qp->mdev, &qp->av, &qp->dst_cache, ev,
 				     &one);
 	}
+	rcu_read_unlock();
 }

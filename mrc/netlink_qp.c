@@ -23,6 +23,8 @@ struct mrc_nl_ev_snap {
 	u32 value;
 	u8 plane;
 	u8 state;
+	bool srv6;
+	struct mrc_srv6_path path;
 	u64 tx_pkts;
 	u64 retx;
 	u64 losses;
@@ -56,6 +58,7 @@ struct mrc_nl_qp_snap {
 static bool mrc_nl_qp_snap(struct mrc_qp *qp, u32 qpn, u32 first,
 			   struct mrc_nl_qp_snap *snap)
 {
+	const struct mrc_srv6_dst *d = NULL;
 	const struct mrc_evset *s;
 	u32 i;
 
@@ -81,6 +84,9 @@ static bool mrc_nl_qp_snap(struct mrc_qp *qp, u32 qpn, u32 first,
 	snap->srtt_us = qp->req.srtt_us;
 	snap->first = first;
 	snap->nev = first < snap->ev_count ? snap->ev_count - first : 0;
+	if (s)
+		d = rcu_dereference_protected(s->srv6,
+					      lockdep_is_held(&qp->lock));
 	for (i = 0; i < snap->nev; i++) {
 		const struct mrc_ev *e = &s->ev[first + i];
 		struct mrc_nl_ev_snap *c = &snap->ev[i];
@@ -93,6 +99,9 @@ static bool mrc_nl_qp_snap(struct mrc_qp *qp, u32 qpn, u32 first,
 		c->losses = e->losses;
 		c->ecn = e->ecn;
 		c->retired = e->retired;
+		c->srv6 = d && mrc_srv6_dst_path(d, e->plane,
+						  mrc_ev_entropy(e->value),
+						  &c->path);
 	}
 	spin_unlock_bh(&qp->lock);
 	return true;
@@ -103,7 +112,8 @@ static size_t mrc_nl_ev_size(void)
 	return nla_total_size(0) +			/* MRC_A_EV */
 	       4 * nla_total_size(sizeof(u32)) +	/* slot .. entropy */
 	       nla_total_size(sizeof(u8)) +		/* state */
-	       5 * nla_total_size_64bit(sizeof(u64));	/* counters */
+	       5 * nla_total_size_64bit(sizeof(u64)) +	/* counters */
+	       2 * nla_total_size(sizeof(struct in6_addr));	/* SRv6 */
 }
 
 static size_t mrc_nl_qp_size(u32 nev)
@@ -136,7 +146,11 @@ static int mrc_nl_put_ev(struct sk_buff *skb, u32 slot,
 	    nla_put_u64_64bit(skb, MRC_A_EV_LOSSES, e->losses, MRC_A_EV_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_EV_ECN, e->ecn, MRC_A_EV_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_EV_RETIRED, e->retired,
-			      MRC_A_EV_PAD)) {
+			      MRC_A_EV_PAD) ||
+	    (e->srv6 &&
+	     nla_put_in6_addr(skb, MRC_A_EV_SRV6_DA, &e->path.da)) ||
+	    (e->srv6 && e->path.srh &&
+	     nla_put_in6_addr(skb, MRC_A_EV_SRV6_SEG, &e->path.seg))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

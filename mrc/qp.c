@@ -309,6 +309,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		  struct ib_udata *udata)
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
+	struct mrc_srv6_dst *srv6 = NULL;
 	struct mrc_path *paths = NULL;
 	struct mrc_av av = qp->av;
 	struct mrc_dev_prof prof = {};
@@ -342,6 +343,10 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			mrc_ev_resolve(qp, &av, paths);
 			/* A new path set takes the EV profile as it is now. */
 			mrc_dev_prof_get(qp->mdev, &prof);
+			/* and the SRv6 paths of its destination, if any. */
+			if (av.family == AF_INET6)
+				srv6 = mrc_srv6_dst_get(qp->mdev,
+							&av.daddr.v6);
 		}
 	}
 
@@ -351,6 +356,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (qp->dead || cur != qp->state ||
 	    !ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask)) {
 		spin_unlock_bh(&qp->lock);
+		mrc_srv6_dst_put(srv6);
 		kfree(paths);
 		return -EINVAL;
 	}
@@ -369,7 +375,8 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		if (paths) {
 			mrc_ev_configure(qp, prof.min_active, prof.backups,
 					 prof.event_mask);
-			mrc_ev_install(qp, paths, prof.ev_count ?: mrc_ev_count);
+			mrc_ev_install(qp, paths, prof.ev_count ?: mrc_ev_count,
+				       srv6);
 		}
 	}
 	if (mask & IB_QP_PATH_MTU) {

@@ -83,7 +83,7 @@ static void ev_install_mask(struct tf *f, u32 mask, u32 n)
 		paths[i].av.daddr.v4 = htonl(0x0a000002 | i << 8);
 	}
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_install(f->qp, paths, n);
+	mrc_ev_install(f->qp, paths, n, NULL);
 	spin_unlock_bh(&f->qp->lock);
 }
 
