@@ -25,6 +25,7 @@ struct mrc_srv6_dst *mrc_srv6_dst_alloc(u32 npaths)
 	d->npaths = npaths;
 	return d;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_srv6_dst_alloc);
 
 void mrc_srv6_dst_put(struct mrc_srv6_dst *d)
 {

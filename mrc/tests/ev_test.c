@@ -67,7 +67,8 @@ static u64 ev_cnt_all(struct tf *f, enum mrc_counter c)
 }
 
 /* A new active set of @n EVs over the planes in @mask, as modify_qp does. */
-static void ev_install_mask(struct tf *f, u32 mask, u32 n)
+static void ev_install_srv6(struct tf *f, u32 mask, u32 n,
+			    struct mrc_srv6_dst *srv6)
 {
 	struct mrc_path *paths;
 	u32 i;
@@ -83,8 +84,13 @@ static void ev_install_mask(struct tf *f, u32 mask, u32 n)
 		paths[i].av.daddr.v4 = htonl(0x0a000002 | i << 8);
 	}
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_install(f->qp, paths, n, NULL);
+	mrc_ev_install(f->qp, paths, n, srv6);
 	spin_unlock_bh(&f->qp->lock);
+}
+
+static void ev_install_mask(struct tf *f, u32 mask, u32 n)
+{
+	ev_install_srv6(f, mask, n, NULL);
 }
 
 static void ev_install(struct tf *f, u32 n)
@@ -700,6 +706,60 @@ static void ev_install_follows_profile(struct kunit *test)
 	ev_install(f, 16);
 	KUNIT_EXPECT_EQ(test, s->min_active, 4);
 	KUNIT_EXPECT_EQ(test, s->nbackup[0], 0);
+}
+
+/*
+ * Over SRv6 a plane's slots go round its paths: with 4 spines and 18 or 19
+ * slots a plane, every spine carries 4 or 5 of them, and a plane without a
+ * path gets none.  The path of a slot is the one its entropy picks.
+ */
+static void ev_install_srv6_covers_paths(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 per[EV_PLANES][4] = {}, slots[EV_PLANES] = {};
+	struct mrc_srv6_path p;
+	struct mrc_srv6_dst *d;
+	u32 i, pl, k, spine;
+	u16 e;
+
+	d = mrc_srv6_dst_alloc(0);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->gen = (struct mrc_srv6_tmpl){
+		.locator = 0xfc000000,
+		.nusids = 4,
+		.ntiers = 1,
+		.plane_shift = 8,
+		.usid = { 0x1001, 0x2000, 0x1002, 0x3002 },
+		.tier = { { .usid = 1, .shift = 0, .count = 4 } },
+	};
+	for (pl = 0; pl < EV_PLANES; pl++)
+		d->count[pl] = pl == 3 ? 0 : 4;
+
+	ev_install_srv6(f, GENMASK(EV_PLANES - 1, 0), EV_N, d);
+	KUNIT_ASSERT_EQ(test, s->n, EV_N);
+	for (i = 0; i < s->n; i++) {
+		pl = s->ev[i].plane;
+		KUNIT_ASSERT_LT(test, pl, EV_PLANES);
+		e = mrc_ev_entropy(s->ev[i].value);
+		KUNIT_ASSERT_TRUE(test, mrc_srv6_dst_path(d, pl, e, &p));
+		k = e % 4;
+		/* locator, source T0, spine, ...: the spine is the 4th group */
+		spine = ntohs(p.da.s6_addr16[3]);
+		KUNIT_EXPECT_EQ(test, spine, 0x2000 | pl << 8 | k);
+		per[pl][k]++;
+		slots[pl]++;
+	}
+	KUNIT_EXPECT_EQ(test, slots[3], 0);
+	for (pl = 0; pl < EV_PLANES; pl++)
+		for (k = 0; pl != 3 && k < 4; k++) {
+			KUNIT_EXPECT_GE(test, per[pl][k], slots[pl] / 4);
+			KUNIT_EXPECT_LE(test, per[pl][k],
+					DIV_ROUND_UP(slots[pl], 4));
+		}
+	/* A plain install drops the QP's reference (kmemleak: no leak). */
+	ev_install(f, EV_N);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(s->srv6));
 }
 
 static void ev_retire_without_spare_and_floor(struct kunit *test)
@@ -1446,6 +1506,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_install_spares_distinct),
 	KUNIT_CASE(ev_install_clamps_and_splits),
 	KUNIT_CASE(ev_install_follows_profile),
+	KUNIT_CASE(ev_install_srv6_covers_paths),
 	KUNIT_CASE(ev_controller_probe),
 	KUNIT_CASE(ev_pick_rotation_fair),
 	KUNIT_CASE(ev_pick_never_bad_or_denied),
