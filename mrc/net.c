@@ -337,9 +337,9 @@ static int mrc_xmit6(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
 /*
  * Source-routed: the MRC packet in UDP in IPv6 to the peer, all that inside
  * an IPv6 header to the path's uSID carrier (and an SRH when the path needs
- * two carriers).  The host reaches every path of a plane through the same
- * first switch, so the route looked up and cached is that of the locator
- * block alone, whatever the uSIDs behind it.
+ * two carriers).  A host reaches every path of a plane through the plane's
+ * first switch, so the route found for one carrier, cached per plane,
+ * serves all the others.
  */
 static int mrc_xmit_srv6(const struct mrc_av *av, struct dst_cache *dc,
 			 u32 ev, const struct mrc_srv6_path *sp,
@@ -363,11 +363,10 @@ static int mrc_xmit_srv6(const struct mrc_av *av, struct dst_cache *dc,
 		struct flowi6 fl6 = {
 			.flowi6_oif = ndev->ifindex,
 			.flowi6_proto = IPPROTO_IPV6,
+			.daddr = sp->da,
 			.saddr = av->saddr.v6,
 		};
 
-		/* The locator block alone: the first 32 bits of the DA. */
-		fl6.daddr.s6_addr32[0] = sp->da.s6_addr32[0];
 		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6,
 						      NULL);
 		if (IS_ERR(dst))
