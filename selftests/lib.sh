@@ -430,12 +430,17 @@ run_pair()
 	rm -f "$tmp"
 }
 
+# The address the client reaches the server at (TCP exchange), $H1's on plane 0; the
+# GIDs MRC_GID1/MRC_GID2 must be of the same family.
+MRC_SERVER_ADDR=${MRC_SERVER_ADDR:-10.0.0.1}
+
 # xfer_pair ARGS...: mrc-xfer between the device pair (server $H1, client $H2 to
-# 10.0.0.1) with ARGS on both sides.
+# $MRC_SERVER_ADDR) with ARGS on both sides.
 xfer_pair()
 {
 	run_pair 18700 "$MRC_XFER" -d "$MRC_DEV1" -g "$MRC_GID1" -t "$MRC_XFER_TIMEOUT" "$@" -- \
-		"$MRC_XFER" -d "$MRC_DEV2" -g "$MRC_GID2" -t "$MRC_XFER_TIMEOUT" "$@" 10.0.0.1
+		"$MRC_XFER" -d "$MRC_DEV2" -g "$MRC_GID2" -t "$MRC_XFER_TIMEOUT" "$@" \
+		"$MRC_SERVER_ADDR"
 }
 
 # A held pair lives through a whole scenario's checks, each an exec or three
@@ -458,7 +463,8 @@ held_start()
 	srv_pid=$!
 	wait_port "$H1" 18700 || return 1
 	ip netns exec "$H2" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV2" \
-		-g "$MRC_GID2" -t "$held_limit" --hold "$d/release" "${both[@]}" "$@" 10.0.0.1 \
+		-g "$MRC_GID2" -t "$held_limit" --hold "$d/release" "${both[@]}" "$@" \
+		"$MRC_SERVER_ADDR" \
 		>"$d/$tag.cli" 2>&1 &
 	cli_pid=$!
 }

@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrc over the SRv6 fabric (lib_fabric.sh): both hosts give their device a GEN
+# template for the other, so every packet carries its path. Checksummed transfers
+# must cross every spine of every plane; a spine taken down mid-transfer, or one
+# T0 uplink blackholed, must retire exactly the EVs whose path crosses it and no
+# QP may fail; the spine's EVs come back through probes once it returns; an
+# explicit path naming a switch that does not exist is retired alone.
+#
+# Which EVs a QP retired comes from the mrc_ev_retire and mrc_ev_state
+# tracepoints: each names the EV, whose entropy picks the path (entropy mod the
+# plane's paths), so the test knows the spine of every retirement.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_fabric.sh"
+
+mrc_require_root
+mrc_require_mrcctl
+mrc_require_xfer
+mrc_require_cmds tc
+trap 'mrc_dev_pair_del; fabric_destroy' EXIT
+mrc_unload
+fabric_create || { echo "# fabric setup failed"; exit $KSFT_FAIL; }
+P=$FABRIC_PLANES S=$FABRIC_SPINES
+mrc_dev_pair "$P" || exit $KSFT_FAIL
+
+# Source routing needs IPv6 address vectors: the GIDs of fd00:0::1 and fd00:0::2.
+wait_until 20 mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1 &&
+	wait_until 20 mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2
+MRC_GID1=$(mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1)
+MRC_GID2=$(mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2)
+MRC_SERVER_ADDR=fd00:0::1
+check_match "RoCE v2 GIDs of fd00:0::1/fd00:0::2 appear on port 1" '^[0-9]+ [0-9]+$' \
+	"$MRC_GID1 $MRC_GID2"
+
+# srv6_gen NS DEV PEER A B: DEV (on host A) reaches PEER (host B) over GEN paths:
+# A's T0, one spine (the tier, S uplinks), B's T0, B's NIC; the plane in every uSID.
+srv6_gen()
+{
+	run_rc ip netns exec "$1" "$MRCCTL" srv6 set dev "$2" peer "$3" locator fc00:0 \
+		usids "$(fabric_usid 1 0 "$4"),$(fabric_usid 2 0 0),$(fabric_usid 1 0 "$5"),$(fabric_usid 3 0 "$5")" \
+		plane-shift 8 tier usid 1 shift 0 count "$S"
+	check "srv6 set dev $2 peer $3: GEN template over $S spines" "0" "$rc"
+	[ "$rc" = 0 ] || echo "# $out"
+}
+srv6_gen "$H2" "$MRC_DEV2" fd00:0::1 2 1
+srv6_gen "$H1" "$MRC_DEV1" fd00:0::2 1 2
+
+sum_counter() { echo $(($(mrc_counter_sum "$H1" "$MRC_DEV1" "$1") + $(mrc_counter_sum "$H2" "$MRC_DEV2" "$1"))); }
+
+# spine_rx: packets each spine took from the client's T0 (its link t2), in plane
+# and spine order.
+spine_rx()
+{
+	local p s names=()
+	for ((p = 0; p < P; p++)); do
+		for ((s = 0; s < S; s++)); do names+=("t1p${p}s$s"); done
+	done
+	fabric_counters "${names[@]}" | awk '$2 == "t2" { print $3 }'
+}
+
+tracing=/sys/kernel/debug/tracing
+echo 1 >"$tracing/events/mrc/mrc_ev_retire/enable" &&
+	echo 1 >"$tracing/events/mrc/mrc_ev_state/enable"
+check "tracepoints mrc_ev_retire and mrc_ev_state enabled" "0" "$?"
+
+# retired_paths NPATHS: "plane path" of every EV the trace saw leave GOOD for loss
+# (replaced, or ASSUMED_BAD when no spare was left), path = entropy mod NPATHS,
+# sorted and counted: "COUNT plane path" lines.
+retired_paths()
+{
+	local n=$1 pl ev
+	sed -nE 's/.* plane=([0-9]+) ev=(0x[0-9a-f]+) (replaced by|GOOD -> ASSUMED_BAD).*/\1 \2/p' \
+		"$tracing/trace" | while read -r pl ev; do
+		echo "$pl $(((ev & 0x3fff) % n))"
+	done | sort | uniq -c | awk '{ print $1, $2, $3 }'
+}
+
+# check_retired_only WHAT NPATHS PLANE PATH: EVs were retired, all on PATH of PLANE.
+check_retired_only()
+{
+	local what=$1 got others
+	got=$(retired_paths "$2")
+	others=$(awk -v p="$3" -v k="$4" '!($2 == p && $3 == k)' <<<"$got")
+	mrc_checks=$((mrc_checks + 1))
+	if [ -n "$got" ] && [ -z "$others" ]; then
+		mrc_ok "$what: $(awk '{ print $1 }' <<<"$got") EVs retired, all on plane $3 path $4"
+	else
+		mrc_fail "$what: retired (count plane path): $(paste -sd ' ' <<<"$got")"
+	fi
+}
+
+mib=$(mrc_scaled 16)
+
+# (a) every spine of every plane carries the client's data.
+qp_err0=$(sum_counter qp_errors)
+read -r -a rx0 <<<"$(spine_rx | paste -sd ' ')"
+check_xfer "SRv6 spray: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 11
+read -r -a rx1 <<<"$(spine_rx | paste -sd ' ')"
+idle=""
+for ((i = 0; i < P * S; i++)); do
+	[ $((rx1[i] - rx0[i])) -gt 100 ] || idle="$idle p$((i / S))s$((i % S))=$((rx1[i] - rx0[i]))"
+done
+check "SRv6 spray: all $((P * S)) spines took over 100 packets from the client's T0" "" "$idle"
+check "SRv6 spray: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+
+# client_past BYTES: the client has sent more than BYTES over all planes.
+client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
+
+# (b) spine 1 of plane 0 goes down a quarter into a transfer and returns at half:
+# only its EVs are retired, the transfer completes, and probes bring its paths
+# back before the end (plane 0's ev_recovered).
+dead=$((S > 1 ? 1 : 0))
+total=$((2 * mib * 1048576))
+watch_dir=$(mktemp -d)
+echo >"$tracing/trace"
+(
+	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
+	wait_until 300 client_past $((start + total / 4)) || exit 1
+	fabric_spine_down 0 "$dead"
+	wait_until 300 client_past $((start + total / 2)) || exit 1
+	fabric_spine_up 0 "$dead"
+	touch "$watch_dir/up"
+) &
+watcher=$!
+rec0=$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_recovered)
+qp_err0=$(sum_counter qp_errors)
+check_xfer "spine $dead of plane 0 down and up: mrc-xfer write $((2 * mib)) MiB" \
+	-o write -s 1m -n $((2 * mib)) -q 8 -S 12
+[ -e "$watch_dir/up" ] || kill "$watcher" 2>/dev/null
+wait "$watcher"
+check "spine $dead of plane 0: taken down and back mid-transfer" "0 yes" \
+	"$? $([ -e "$watch_dir/up" ] && echo yes)"
+fabric_spine_up 0 "$dead" 2>/dev/null
+rm -rf "$watch_dir"
+check_retired_only "spine $dead of plane 0 down" "$S" 0 "$dead"
+check "spine $dead of plane 0 down: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+mrc_checks=$((mrc_checks + 1))
+rec=$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_recovered)
+if [ "$rec" -gt "$rec0" ]; then
+	mrc_ok "spine $dead of plane 0 back: probes recovered $((rec - rec0)) of its entropies"
+else
+	mrc_fail "spine $dead of plane 0 back: no entropy recovered ($rec0 -> $rec)"
+fi
+
+# (c) the client's T0 loses its uplink to spine 0 of the last plane, silently
+# (100% loss, carrier up): only the EVs through that uplink are retired.
+pl=$((P - 1))
+fabric_uplink_blackhole "$pl" 2 0
+check "uplink h2-spine 0 of plane $pl: blackholed" "0" "$?"
+echo >"$tracing/trace"
+qp_err0=$(sum_counter qp_errors)
+check_xfer "uplink h2-spine 0 of plane $pl blackholed: mrc-xfer write $mib MiB" \
+	-o write -s 1m -n "$mib" -q 8 -S 13
+fabric_uplink_restore "$pl" 2 0
+check_retired_only "uplink h2-spine 0 of plane $pl blackholed" "$S" "$pl" 0
+check "uplink h2-spine 0 of plane $pl blackholed: no QP errors" "$qp_err0" \
+	"$(sum_counter qp_errors)"
+
+# (d) explicit paths: every spine of every plane, plus on plane 0 one more path
+# through spine 15, which does not exist. That path is path S of plane 0
+# (entropy mod S + 1); it alone is retired.
+args=()
+for ((p = 0; p < P; p++)); do
+	for ((s = 0; s < S; s++)); do
+		args+=(path plane "$p" usids "$(fabric_usid 1 "$p" 2),$(fabric_usid 2 "$p" "$s"),$(fabric_usid 1 "$p" 1),$(fabric_usid 3 "$p" 1)")
+	done
+done
+args+=(path plane 0 usids "$(fabric_usid 1 0 2),$(fabric_usid 2 0 15),$(fabric_usid 1 0 1),$(fabric_usid 3 0 1)")
+run_rc ip netns exec "$H2" "$MRCCTL" srv6 set dev "$MRC_DEV2" peer fd00:0::1 locator fc00:0 \
+	"${args[@]}"
+check "srv6 set: $((P * S + 1)) explicit paths, one through a missing spine" "0" "$rc"
+echo >"$tracing/trace"
+qp_err0=$(sum_counter qp_errors)
+check_xfer "a path through a missing spine: mrc-xfer write $mib MiB" \
+	-o write -s 1m -n "$mib" -q 8 -S 14
+check_retired_only "a path through a missing spine" $((S + 1)) 0 "$S"
+check "a path through a missing spine: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+
+echo 0 >"$tracing/events/mrc/mrc_ev_retire/enable"
+echo 0 >"$tracing/events/mrc/mrc_ev_state/enable"
+mrc_finish
