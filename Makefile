@@ -7,6 +7,7 @@
 #   make demo            boot the stock kernel and show mrc on the 8-plane topology
 #   make bench           mrc against rdma_rxe with perftest (a benchmark, not a test)
 #   make bench-multipath one QP over 8 shaped planes: spraying, failover, loss (benchmark)
+#   make bench-srv6      one QP on the shaped SRv6 fabric through a spine failure (benchmark)
 
 KVER ?= $(shell tools/testing/vm/stock-kver.sh)
 KDIR ?= /usr/src/linux-headers-$(KVER)
@@ -43,10 +44,13 @@ bench:
 bench-multipath:
 	tools/bench/multipath.sh
 
+bench-srv6:
+	tools/bench/srv6.sh
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/mrcctl clean
 	$(MAKE) -C tools/mrc-xfer clean
 	rm -rf .build
 
-.PHONY: all modules modules_install install tools sparse check demo bench bench-multipath clean
+.PHONY: all modules modules_install install tools sparse check demo bench bench-multipath bench-srv6 clean

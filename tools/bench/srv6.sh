@@ -1,0 +1,176 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench-srv6: one mrc QP on the SRv6 fabric (2 hosts, 8 planes, 4 spines) whose
+# T0 uplinks from the sending host are shaped to R/4 each, so that every plane
+# carries R through its spines and the fabric 8R. Measured in one boot of the stock
+# kernel, as ratios against the capacity left:
+#   srv6      source-routed (GEN paths both ways); spine 1 of plane 0 down a
+#             quarter into the transfer: goodput after / (8R - R/4)
+#   ecmp      the same without SRv6 paths: plain UDP hashed by the T0s over the
+#             spines (static multipath routes; the T0 drops the dead next hop
+#             when its link goes down): goodput after / (8R - R/4)
+#   single    a one-plane device with one EV (an EV profile of 1), no failure:
+#             goodput / (R/4), the one uplink its path crosses
+#   retire    retirement time inside the call that saw the loss (mrc_ev_retire
+#             tracepoint) in the srv6 run, median and max
+# and a PNG of per-plane throughput over time through the spine failure (gnuplot).
+# A benchmark, not a test: nothing passes or fails; TCG makes absolute rates
+# meaningless, the ratios are what to read. Run it on an idle host.
+#
+#   BENCH_RATE_MBIT=R   per-plane capacity (default 16: 4 Mbit/s per uplink)
+#   BENCH_MB=N          MiB per transfer (default 24)
+#   BENCH_OUT=DIR       where the PNG and data go (default .build/bench)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+tree=$(cd "$here/../.." && pwd)
+rate=${BENCH_RATE_MBIT:-16}
+mb=${BENCH_MB:-24}
+
+# ---- guest half ---------------------------------------------------------------------
+if [ "${1:-}" = --guest ]; then
+	set +e
+	export MRC_TREE=$tree
+	# shellcheck source=SCRIPTDIR/../../selftests/lib.sh
+	. "$tree/selftests/lib.sh"
+	# shellcheck source=SCRIPTDIR/../../selftests/lib_fabric.sh
+	. "$tree/selftests/lib_fabric.sh"
+	trap 'mrc_dev_pair_del; fabric_destroy' EXIT
+	mrc_unload
+	fabric_create -h 2 -p 8 -s 4 >/dev/null || { echo "bench: fabric setup failed"; exit 1; }
+	tracing=/sys/kernel/debug/tracing
+	bytes=$((mb * 1048576))
+	c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
+	c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
+
+	# pair PLANES [EVPROFILE]: the device pair with IPv6 GIDs
+	pair() {
+		mrc_dev_pair_del
+		mrc_dev_pair "$1" >/dev/null || { echo "bench: mrc devices did not come up"; exit 1; }
+		if [ -n "${2:-}" ]; then
+			c1 dev set "$MRC_DEV1" evprofile "$2" && c2 dev set "$MRC_DEV2" evprofile "$2"
+		fi
+		wait_until 20 mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1
+		wait_until 20 mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2
+		MRC_GID1=$(mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1)
+		MRC_GID2=$(mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2)
+		MRC_SERVER_ADDR=fd00:0::1
+	}
+	# shape every uplink of the sending host's T0s to R/4
+	for ((p = 0; p < 8; p++)); do
+		for ((s = 0; s < 4; s++)); do
+			echo "qdisc replace dev s$s root netem rate $((rate * 1000 / 4))kbit limit 10000"
+		done | tc -n "$(fabric_ns "t0p${p}h2")" -batch - || exit 1
+	done
+	# sampler NAME: every 0.1 s, "S NAME t tx_bytes(port 1..8)" of the client's device
+	sampler() {
+		local c=/sys/class/infiniband/$MRC_DEV2/ports v
+		while :; do
+			v=$(cat "$c"/*/hw_counters/tx_bytes 2>/dev/null | paste -sd' ')
+			printf 'S %s %s %s 0 0 0 0 0 0 0 0\n' "$1" "$(date +%s.%N)" "$v" |
+				cut -d' ' -f1-11
+			sleep 0.1
+		done
+	}
+	# run NAME FAIL: one verified transfer of $mb MiB with the sampler on; with FAIL,
+	# spine 1 of plane 0 goes down when a quarter of the data has left
+	run() {
+		local spid wpid=
+		sampler "$1" &
+		spid=$!
+		if [ "$2" = 1 ]; then
+			(
+				past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
+				start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
+				wait_until 900 past $((start + bytes / 4))
+				echo "D $1 $(date +%s.%N)"
+				fabric_spine_down 0 1
+			) &
+			wpid=$!
+		fi
+		xfer_pair -o write -s 1m -n "$mb" -q 8 -S 21
+		kill "$spid"
+		wait "$spid" 2>/dev/null
+		[ -n "$wpid" ] && wait "$wpid"
+		fabric_spine_up 0 1
+		[ "$srv_rc$cli_rc" = 00 ] || echo "bench: $1: transfer failed ($srv_rc $cli_rc)"
+		echo "R $1 bytes=$bytes ok=$([ "$srv_rc$cli_rc" = 00 ] && echo 1 || echo 0)"
+	}
+
+	pair 8
+	c2 srv6 set dev "$MRC_DEV2" peer fd00:0::1 locator fc00:0 usids 1002,2000,1001,3001 \
+		plane-shift 8 tier usid 1 shift 0 count 4 || exit 1
+	c1 srv6 set dev "$MRC_DEV1" peer fd00:0::2 locator fc00:0 usids 1001,2000,1002,3002 \
+		plane-shift 8 tier usid 1 shift 0 count 4 || exit 1
+	echo > "$tracing/trace"
+	echo 1 > "$tracing/events/mrc/mrc_ev_retire/enable"
+	run srv6 1
+	grep -o 'in [0-9]* ns' "$tracing/trace" | awk '{ print "T srv6", $2 }'
+	echo 0 > "$tracing/events/mrc/mrc_ev_retire/enable"
+	pair 8
+	run ecmp 1
+	# the peer: one plane, one EV
+	c1 evprofile add 1 evs 1 min-active 1 && c1 evprofile set 1 state online &&
+		c2 evprofile add 1 evs 1 min-active 1 && c2 evprofile set 1 state online
+	pair 1 1
+	run single 0
+	exit 0
+fi
+
+# ---- host half ----------------------------------------------------------------------
+out=${BENCH_OUT:-$tree/.build/bench}
+mkdir -p "$out"
+"$tree/tools/testing/deps.sh"
+command -v gnuplot >/dev/null || apt-get install -y -qq gnuplot-nox >/dev/null
+"$tree/tools/testing/build.sh" stock >/dev/null
+make -s -C "$tree/tools/mrcctl"
+make -s -C "$tree/tools/mrc-xfer"
+echo "bench: SRv6 fabric, 8 planes x 4 spines, $rate Mbit/s per plane, $mb MiB per transfer, stock kernel under TCG" >&2
+"$tree/tools/testing/vm/vm.sh" --kernel stock --quiet --timeout 2400 -- \
+	BENCH_RATE_MBIT="$rate" BENCH_MB="$mb" "$here/srv6.sh" --guest >"$out/srv6.raw" ||
+	{ echo "bench: the VM run failed; see $out/srv6.raw" >&2; exit 1; }
+grep '^bench:' "$out/srv6.raw" >&2 || true
+
+# goodput NAME [FROM]: bytes sent over the time the samples of NAME show traffic (from
+# FROM, a timestamp, when given: after the failure), in Mbit/s
+goodput() {
+	awk -v n="$1" -v from="${2:-0}" '
+		$1 == "S" && $2 == n && $3 >= from && NF == 11 {
+			s = 0; for (i = 4; i <= 11; i++) s += $i
+			if (s != last) { if (!t0) { t0 = $3; b0 = s } t1 = $3; b1 = s }
+			last = s
+		}
+		END {
+			if (t1 <= t0) { print "n/a"; exit }
+			printf "%.1f\n", (b1 - b0) * 8 / (t1 - t0) / 1e6
+		}' "$out/srv6.raw"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "n/a" }'; }
+down() { awk -v n="$1" '$1 == "D" && $2 == n { print $3; exit }' "$out/srv6.raw"; }
+left=$(awk -v r="$rate" 'BEGIN { print 8 * r - r / 4 }')
+srv6=$(goodput srv6 "$(down srv6)") ecmp=$(goodput ecmp "$(down ecmp)") single=$(goodput single)
+echo "srv6:   $srv6 Mbit/s after spine 1 of plane 0 died, / (8R - R/4) = $(ratio "$srv6" "$left") (target >= 0.90)"
+echo "ecmp:   $ecmp Mbit/s after the same failure, no source routing, / (8R - R/4) = $(ratio "$ecmp" "$left")"
+echo "single: $single Mbit/s, one plane, one EV, / (R/4) = $(ratio "$single" "$(awk -v r="$rate" 'BEGIN { print r / 4 }')")"
+awk '$1 == "T" && $2 == "srv6" { print $3 }' "$out/srv6.raw" | sort -n |
+	awk '{ v[NR] = $1 } END {
+		if (NR) printf "retire (srv6): %d retirements, median %d ns, max %d ns (target <= 50000)\n",
+			NR, v[int((NR + 1) / 2)], v[NR]
+		else printf "retire (srv6): none\n" }'
+echo "(rates are bytes on the wire, headers and retransmissions included)"
+
+d=$(down srv6)
+awk -v d="${d:-0}" '$1 == "S" && $2 == "srv6" && NF == 11 {
+		if (pt) { printf "%.2f", $3 - d; for (i = 4; i <= 11; i++) printf " %.2f", ($i - p[i]) * 8 / ($3 - pt) / 1e6; print "" }
+		pt = $3; for (i = 4; i <= 11; i++) p[i] = $i
+	}' "$out/srv6.raw" >"$out/srv6-failover.dat"
+gnuplot <<EOF
+set terminal png size 900,500
+set output "$out/srv6-spine-failure.png"
+set title "mrc over SRv6: one QP, 8 planes x 4 spines, $rate Mbit/s per plane; spine 1 of plane 0 down at t = 0"
+set xlabel "seconds from the spine failure"
+set ylabel "Mbit/s sent per plane"
+set key outside right
+plot for [i=2:9] "$out/srv6-failover.dat" using 1:i with lines title sprintf("plane %d", i - 2)
+EOF
+echo "plot: $out/srv6-spine-failure.png"
