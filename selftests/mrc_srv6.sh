@@ -104,44 +104,32 @@ done
 check "SRv6 spray: all $((P * S)) spines took over 100 packets from the client's T0" "" "$idle"
 check "SRv6 spray: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
 
-# client_past BYTES: the client has sent more than BYTES over all planes.
-client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
-
-# (b) spine 1 of plane 0 goes down a quarter into a transfer and returns at half:
-# only its EVs are retired, the transfer completes, and probes bring its paths
-# back before the end (plane 0's ev_recovered).
+# (b) spine 1 of plane 0 goes down a third into a transfer and returns at two
+# thirds (the client pauses there, idle): only its EVs are retired, the transfer
+# completes, and once the spine is back probes recover its entropies while the QP
+# is held after the verdict (plane 0's ev_recovered).
 dead=$((S > 1 ? 1 : 0))
-total=$((2 * mib * 1048576))
-watch_dir=$(mktemp -d)
-echo >"$tracing/trace"
-(
-	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
-	wait_until 300 client_past $((start + total / 4)) || exit 1
-	fabric_spine_down 0 "$dead"
-	wait_until 300 client_past $((start + total / 2)) || exit 1
-	fabric_spine_up 0 "$dead"
-	touch "$watch_dir/up"
-) &
-watcher=$!
+MRC_HELD_DIR=$(mktemp -d)
+paused() { grep -qx "paused $1" "$MRC_HELD_DIR/b.cli"; }
+recovered() { [ "$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_recovered)" -gt "$1" ]; }
 rec0=$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_recovered)
 qp_err0=$(sum_counter qp_errors)
-check_xfer "spine $dead of plane 0 down and up: mrc-xfer write $((2 * mib)) MiB" \
-	-o write -s 1m -n $((2 * mib)) -q 8 -S 12
-[ -e "$watch_dir/up" ] || kill "$watcher" 2>/dev/null
-wait "$watcher"
-check "spine $dead of plane 0: taken down and back mid-transfer" "0 yes" \
-	"$? $([ -e "$watch_dir/up" ] && echo yes)"
-fabric_spine_up 0 "$dead" 2>/dev/null
-rm -rf "$watch_dir"
+echo >"$tracing/trace"
+held_start b -o write -s 1m -n $((2 * mib)) -q 8 -S 12 --pause "$MRC_HELD_DIR/go" ||
+	exit $KSFT_FAIL
+wait_until 120 paused 1 && fabric_spine_down 0 "$dead"
+check "spine $dead of plane 0: down a third into the transfer" "0" "$?"
+touch "$MRC_HELD_DIR/go"
+wait_until 120 paused 2 && fabric_spine_up 0 "$dead"
+check "spine $dead of plane 0: back at two thirds" "0" "$?"
+touch "$MRC_HELD_DIR/go"
+wait_until 120 held_done b
 check_retired_only "spine $dead of plane 0 down" "$S" 0 "$dead"
+wait_until 30 recovered "$rec0"
+check "spine $dead of plane 0 back: probes recovered its entropies" "0" "$?"
+held_release b "spine $dead of plane 0 down and up"
 check "spine $dead of plane 0 down: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
-mrc_checks=$((mrc_checks + 1))
-rec=$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_recovered)
-if [ "$rec" -gt "$rec0" ]; then
-	mrc_ok "spine $dead of plane 0 back: probes recovered $((rec - rec0)) of its entropies"
-else
-	mrc_fail "spine $dead of plane 0 back: no entropy recovered ($rec0 -> $rec)"
-fi
+rm -rf "$MRC_HELD_DIR"
 
 # (c) the client's T0 loses its uplink to spine 0 of the last plane, silently
 # (100% loss, carrier up): only the EVs through that uplink are retired.
