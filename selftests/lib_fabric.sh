@@ -158,18 +158,43 @@ fabric_t1_cmds()
 	fabric_un_route $((2 << 12 | p << 8 | s)) t1
 }
 
-# fabric_ns_setup NS SYSCTL=VALUE...: the sysctls (paths under /proc/sys) and then the
-# ip -batch commands on stdin, in one shell inside NS: sysctls need a process in the
-# namespace, and every exec is expensive under the debug kernel.
-fabric_ns_setup()
+# Every exec costs 0.3 s in the stock VM (TCG) and about 1 s under the debug kernel,
+# and a namespace's sysctls can only be written by a process inside it: one python
+# enters each namespace in turn (setns) for all of them. "@NS" enters NS; KEY=VALUE
+# writes /proc/sys/KEY (no newline: 6.1's ignore_routes_with_linkdown handler fails
+# a second write); "rx" prints "NS IFNAME RX-PACKETS TX-PACKETS" for NS's links
+# (/proc/self/net/dev is the calling thread's namespace; /sys would be the mount's).
+FABRIC_PYTHON=${FABRIC_PYTHON:-/usr/bin/python3}
+FABRIC_PY='
+import ctypes, os, sys
+setns = ctypes.CDLL(None, use_errno=True).setns
+ns = None
+for a in sys.argv[1:]:
+    if a.startswith("@"):
+        ns = a[1:]
+        fd = os.open("/var/run/netns/" + ns, os.O_RDONLY)
+        if setns(fd, 0x40000000):
+            sys.exit("setns %s: %s" % (ns, os.strerror(ctypes.get_errno())))
+        os.close(fd)
+    elif a == "rx":
+        with open("/proc/self/net/dev") as f:
+            for line in f.readlines()[2:]:
+                name, v = line.split(":", 1)
+                v = v.split()
+                if name.strip() != "lo":
+                    print(ns, name.strip(), v[1], v[9])
+    else:
+        k, v = a.split("=", 1)
+        try:
+            with open("/proc/sys/" + k, "w") as f:
+                f.write(v)
+        except OSError as e:
+            sys.exit("%s: sysctl %s: %s" % (ns, a, e.strerror))
+'
+
+fabric_py()
 {
-	local ns=$1
-	shift
-	# shellcheck disable=SC2016
-	ip netns exec "$ns" sh -c 'for kv; do
-			echo "${kv#*=}" >"/proc/sys/${kv%%=*}" || exit 1
-		done
-		exec ip -batch -' sh "$@"
+	"$FABRIC_PYTHON" -I -S -c "$FABRIC_PY" "$@"
 }
 
 # fabric_switch_sysctls DEV...: forwarding (IPv6 and IPv4), no reverse-path filter
@@ -198,7 +223,7 @@ fabric_switch_sysctls()
 # path table from h1 to h2. Returns 1 when any step fails (fabric_destroy cleans up).
 fabric_create()
 {
-	local hosts=2 planes=8 spines=4 opt OPTIND=1 p h s ns d pids=() rc=0 start=$SECONDS
+	local hosts=2 planes=8 spines=4 opt OPTIND=1 p h s ns d sc pids=() rc=0 start=$SECONDS
 	if mrc_debug_kernel; then
 		planes=2 spines=2
 	fi
@@ -215,6 +240,7 @@ fabric_create()
 		return 1
 	fi
 	FABRIC_HOSTS=$hosts FABRIC_PLANES=$planes FABRIC_SPINES=$spines
+	# shellcheck disable=SC2034 # lib.sh's plane helpers read it
 	MRC_PLANES=$planes
 	FABRIC_NS=()
 	for ((h = 1; h <= hosts; h++)); do
@@ -245,14 +271,15 @@ fabric_create()
 			done
 		done
 	} | ip -batch - || return 1
-	# Then one shell per namespace, all at once.
+	# Then the sysctls of all namespaces (one process) and one ip -batch per
+	# namespace, all at once.
+	sc=()
 	for ((h = 1; h <= hosts; h++)); do
-		local sc=(net/ipv6/conf/all/accept_dad=0 net/ipv6/conf/default/accept_dad=0)
+		sc+=("@$(fabric_ns "h$h")" net/ipv6/conf/all/accept_dad=0
+			net/ipv6/conf/default/accept_dad=0)
 		for ((p = 0; p < planes; p++)); do
 			sc+=("net/ipv6/conf/p$p/accept_dad=0")
 		done
-		fabric_host_cmds "$h" | fabric_ns_setup "$(fabric_ns "h$h")" "${sc[@]}" &
-		pids+=($!)
 	done
 	for ((p = 0; p < planes; p++)); do
 		for ((h = 1; h <= hosts; h++)); do
@@ -260,19 +287,30 @@ fabric_create()
 			for ((s = 1; s <= spines; s++)); do
 				d+=("s$s")
 			done
-			# shellcheck disable=SC2046
-			fabric_t0_cmds "$p" "$h" | fabric_ns_setup "mrc-t0p${p}h$h-$MRC_SUFFIX" \
-				$(fabric_switch_sysctls "${d[@]}") &
-			pids+=($!)
+			# shellcheck disable=SC2207
+			sc+=("@mrc-t0p${p}h$h-$MRC_SUFFIX" $(fabric_switch_sysctls "${d[@]}"))
 		done
 		d=()
 		for ((h = 1; h <= hosts; h++)); do
 			d+=("t$h")
 		done
 		for ((s = 1; s <= spines; s++)); do
-			# shellcheck disable=SC2046
-			fabric_t1_cmds "$p" "$s" | fabric_ns_setup "mrc-t1p${p}s$s-$MRC_SUFFIX" \
-				$(fabric_switch_sysctls "${d[@]}") &
+			# shellcheck disable=SC2207
+			sc+=("@mrc-t1p${p}s$s-$MRC_SUFFIX" $(fabric_switch_sysctls "${d[@]}"))
+		done
+	done
+	fabric_py "${sc[@]}" || return 1
+	for ((h = 1; h <= hosts; h++)); do
+		fabric_host_cmds "$h" | ip -n "$(fabric_ns "h$h")" -batch - &
+		pids+=($!)
+	done
+	for ((p = 0; p < planes; p++)); do
+		for ((h = 1; h <= hosts; h++)); do
+			fabric_t0_cmds "$p" "$h" | ip -n "mrc-t0p${p}h$h-$MRC_SUFFIX" -batch - &
+			pids+=($!)
+		done
+		for ((s = 1; s <= spines; s++)); do
+			fabric_t1_cmds "$p" "$s" | ip -n "mrc-t1p${p}s$s-$MRC_SUFFIX" -batch - &
 			pids+=($!)
 		done
 	done
@@ -299,29 +337,25 @@ fabric_destroy()
 	true
 }
 
-# fabric_switch_rx SWITCH: "IFNAME RX-PACKETS TX-PACKETS" for each veth of SWITCH
-# (t0p<p>h<h> or t1p<p>s<s>), from one ip process in its namespace.
-fabric_switch_rx()
+# fabric_counters NAME...: "NAME IFNAME RX-PACKETS TX-PACKETS" for every link (but
+# lo) of each switch or host NAME (t0p<p>h<h>, t1p<p>s<s>, h<h>), from one process.
+fabric_counters()
 {
-	local ns line name f rx tx
-	ns=$(fabric_ns "$1") || return 1
-	# one line per link: "N: NAME@ifM: <...> ...\ link/...\ RX: header\ numbers\
-	# TX: header\ numbers"; packets are the second number of each block
-	while IFS= read -r line; do
-		name=${line#*: } name=${name%%[@:]*}
-		[ "$name" = lo ] && continue
-		IFS='\' read -r -a f <<<"$line"
-		read -r -a rx <<<"${f[3]}"
-		read -r -a tx <<<"${f[5]}"
-		echo "$name ${rx[1]} ${tx[1]}"
-	done < <(ip -n "$ns" -s -o link show)
+	local n args=() ns ifn rx tx
+	for n in "$@"; do
+		args+=("@$(fabric_ns "$n")" rx) || return 1
+	done
+	fabric_py "${args[@]}" | while read -r ns ifn rx tx; do
+		ns=${ns#mrc-}
+		echo "${ns%-"$MRC_SUFFIX"} $ifn $rx $tx"
+	done
 }
 
-# fabric_spine_rx P S IFNAME: one veth's received packets (e.g. t1: from host 1's T0).
-fabric_spine_rx()
+# fabric_switch_rx SWITCH: "IFNAME RX-PACKETS TX-PACKETS" for each veth of SWITCH.
+fabric_switch_rx()
 {
-	fabric_switch_rx "t1p$1s$2" | while read -r n rx _; do
-		[ "$n" = "$3" ] && echo "$rx"
+	fabric_counters "$1" | while read -r _ ifn rx tx; do
+		echo "$ifn $rx $tx"
 	done
 }
 

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib_fabric.sh"
 
 mrc_require_root
-mrc_require_cmds ping tc
+mrc_require_cmds ping tc paste "$FABRIC_PYTHON"
 trap fabric_destroy EXIT
 
 # the full 2 x 8 x 4 fabric; 2 planes and 2 spines under the debug kernel
@@ -21,18 +21,56 @@ check "fabric_create" "0" "$rc"
 [ "$rc" = 0 ] || exit $KSFT_FAIL
 P=$FABRIC_PLANES S=$FABRIC_SPINES
 
-# plane_rx P: what each spine of plane P received from host 1's T0, in spine order
-plane_rx()
+# snap ARRAY PLANE...: ARRAY[t1p<p>s<s>] = what spine s of each PLANE received from
+# host 1's T0 (its link t1), read in one process
+# shellcheck disable=SC2034 # into is a nameref to the caller's array
+snap()
 {
-	local s
-	for ((s = 1; s <= S; s++)); do
-		fabric_spine_rx "$1" "$s" t1
+	local -n into=$1
+	local p s n=() sw ifn rx
+	shift
+	for p in "$@"; do
+		for ((s = 1; s <= S; s++)); do
+			n+=("t1p${p}s$s")
+		done
 	done
+	while read -r sw ifn rx _; do
+		[ "$ifn" = t1 ] && into["$sw"]=$rx
+	done <<<"$(fabric_counters "${n[@]}")"
 }
 
-# via P S [SRH]: h1 <-> h2 traffic of plane P source-routed over spine S both ways
-# (the replies too, so that no other spine sees even a neighbour solicitation);
-# with SRH, as two segments: a carrier ending at the peer's T0, then the peer's NIC.
+# moved P S: empty when, from snapshot b to snapshot a, spine S of plane P received
+# at least one packet from host 1's T0 and no other spine of P any, else what moved
+moved()
+{
+	local i k d bad=""
+	for ((i = 1; i <= S; i++)); do
+		k=t1p$1s$i
+		d=$((${a[$k]} - ${b[$k]}))
+		if [ "$i" = "$2" ]; then
+			[ "$d" -ge 1 ] || bad+=" spine $i (the one named) +$d;"
+		elif [ "$d" != 0 ]; then
+			bad+=" spine $i +$d;"
+		fi
+	done
+	echo "$bad"
+}
+
+# via_all S: h1 <-> h2 traffic of every plane source-routed over spine S both ways
+# (the replies too, so that no other spine sees even a neighbour solicitation).
+via_all()
+{
+	local s=$1 p fwd=() rev=()
+	for ((p = 0; p < P; p++)); do
+		fwd+=("route replace fd00:$p::2/128 encap seg6 mode encap segs $(fabric_carrier "$p" 1 "$s" 2) dev p$p")
+		rev+=("route replace fd00:$p::1/128 encap seg6 mode encap segs $(fabric_carrier "$p" 2 "$s" 1) dev p$p")
+	done
+	printf '%s\n' "${fwd[@]}" | ip -n "$H1" -batch - &&
+		printf '%s\n' "${rev[@]}" | ip -n "$H2" -batch -
+}
+
+# via P S [SRH]: the same for plane P only; with SRH, as two segments: a carrier
+# ending at the peer's T0, then the peer's NIC uSID.
 via()
 {
 	local p=$1 s=$2 fwd rev
@@ -54,43 +92,47 @@ ping_peer()
 	ip netns exec "$H1" ping -c 1 -W 2 "fd00:$1::2" >/dev/null 2>&1
 }
 
-# moved BEFORE AFTER S: empty when only spine S's counter went up (by at least
-# one), else what went wrong.
-moved()
+# ping_all: the planes whose peer did not answer one ping (one shell for all)
+ping_all()
 {
-	local -a b=($1) a=($2)
-	local i d bad=""
-	for ((i = 1; i <= S; i++)); do
-		d=$((a[i - 1] - b[i - 1]))
-		if [ "$i" = "$3" ]; then
-			[ "$d" -ge 1 ] || bad+=" spine $i (the one named) +$d;"
-		elif [ "$d" != 0 ]; then
-			bad+=" spine $i +$d;"
-		fi
-	done
-	echo "$bad"
+	# shellcheck disable=SC2016
+	ip netns exec "$H1" sh -c 'p=0; while [ $p -lt $1 ]; do
+		ping -c 1 -W 2 "fd00:$p::2" >/dev/null 2>&1 || echo "$p"
+		p=$((p + 1)); done' sh "$P"
 }
 
-# (a) every plane, every spine: the carrier picks the spine
+declare -A a b bad
+all=()
 for ((p = 0; p < P; p++)); do
-	bad=""
-	before=$(plane_rx "$p")
-	for ((s = 1; s <= S; s++)); do
-		via "$p" "$s" && ping_peer "$p" || bad+=" spine $s: no reply;"
-		after=$(plane_rx "$p")
-		bad+=$(moved "$before" "$after" "$s")
-		before=$after
+	all+=("$p")
+done
+
+# (a) every spine in turn, in all planes at once: the carrier picks the spine
+snap b "${all[@]}"
+for ((s = 1; s <= S; s++)); do
+	via_all "$s" || bad[route]+=" spine $s;"
+	failed=" $(ping_all | paste -sd ' ') "
+	snap a "${all[@]}"
+	for ((p = 0; p < P; p++)); do
+		[[ $failed == *" $p "* ]] && bad[$p]+=" spine $s: no reply;"
+		bad[$p]+=$(moved "$p" "$s")
 	done
+	for k in "${!a[@]}"; do
+		b["$k"]=${a[$k]}
+	done
+done
+check "carriers installed on both hosts" "" "${bad[route]:-}"
+for ((p = 0; p < P; p++)); do
 	check "plane $p: the carrier over spine s reaches h2 through spine s only (s = 1..$S)" \
-		"" "$bad"
+		"" "${bad[$p]:-}"
 done
 
 # (b) a segment list of two carriers (an SRH the peer's T0 processes)
-bad=""
-before=$(plane_rx 0)
-via 0 "$S" srh && ping_peer 0 || bad="no reply;"
-bad+=$(moved "$before" "$(plane_rx 0)" "$S")
-check "SRH path to h2's T0 then h2's NIC over spine $S: a reply, through spine $S only" "" "$bad"
+snap b 0
+via 0 "$S" srh && ping_peer 0 && got="" || got="no reply;"
+snap a 0
+got+=$(moved 0 "$S")
+check "SRH path to h2's T0 then h2's NIC over spine $S: a reply, through spine $S only" "" "$got"
 
 # (c) plain routing, no source routing: the peer is reachable over IPv6 and IPv4,
 # and different UDP source ports are hashed onto more than one spine
@@ -101,22 +143,23 @@ rc6=$?
 ip netns exec "$H1" ping -c 1 -W 2 10.0.0.2 >/dev/null 2>&1
 check "plain routing: h1 reaches h2 over IPv6 and IPv4 (exit status)" "0 0" "$rc6 $?"
 
-n=$(mrc_scaled 200)
-mapfile -t b < <(plane_rx 0)
+flows=$(mrc_scaled 200)
+snap b 0
 # bash's /dev/udp opens a new socket, so a new source port, for every datagram
 # shellcheck disable=SC2016
 ip netns exec "$H1" bash -c 'for ((i = 0; i < $1; i++)); do
-	echo x >/dev/udp/fd00:0::2/9; done' bash "$n" 2>/dev/null
-mapfile -t a < <(plane_rx 0)
-used=0 sum=0 d=()
+	echo x >/dev/udp/fd00:0::2/9; done' bash "$flows" 2>/dev/null
+snap a 0
+used=0 sum=0 per=()
 for ((s = 1; s <= S; s++)); do
-	d+=($((a[s - 1] - b[s - 1])))
-	[ "${d[s - 1]}" -gt 0 ] && used=$((used + 1))
-	sum=$((sum + d[s - 1]))
+	k=t1p0s$s
+	per+=("$((${a[$k]} - ${b[$k]}))")
+	[ "${per[s - 1]}" -gt 0 ] && used=$((used + 1))
+	sum=$((sum + per[s - 1]))
 done
 verdict="not spread"
-[ "$used" -gt 1 ] && [ "$sum" -ge "$n" ] && verdict=spread
-check "ECMP: $n UDP flows over $used of $S spines (per spine: ${d[*]})" spread "$verdict"
+[ "$used" -gt 1 ] && [ "$sum" -ge "$flows" ] && verdict=spread
+check "ECMP: $flows UDP flows over $used of $S spines (per spine: ${per[*]})" spread "$verdict"
 
 # (d) a spine down stops its carrier only; up again, the carrier works again.
 # The same for a blackholed uplink (h1's T0 to that spine), whose carrier stays up.
