@@ -53,6 +53,16 @@ fabric_usid()
 	printf '%x\n' $(($1 << 12 | $2 << 8 | $3))
 }
 
+# fabric_mac P H S END: the MAC address of one end of a link, fixed so that every
+# neighbour entry can be static: no neighbour discovery on the fabric (the paper's
+# switches are configured once), and no solicitation or reachability probe shows up
+# in the counters tests read. S = 0: host H's link to its T0; END 2 is the lower
+# tier's end (host or T0, fe80::2), 1 the upper's (T0 or spine, fe80::1).
+fabric_mac()
+{
+	printf '02:%02x:%02x:%02x:%02x:%02x\n' $(($3 ? 2 : 1)) "$1" "$2" "$3" "$4"
+}
+
 # fabric_carrier PLANE A SPINE B: the uSID carrier (outer destination) that takes a
 # packet from host A to host B's NIC over SPINE of PLANE.
 fabric_carrier()
@@ -100,6 +110,7 @@ fabric_host_cmds()
 	for ((p = 0; p < FABRIC_PLANES; p++)); do
 		echo "link set dev p$p up"
 		echo "address add fe80::2/64 dev p$p nodad"
+		echo "neigh replace fe80::1 lladdr $(fabric_mac "$p" "$h" 0 1) dev p$p nud permanent"
 		echo "address add fd00:$p::$h/64 dev p$p noprefixroute nodad"
 		echo "address add 10.$p.0.$h/24 dev p$p noprefixroute"
 		echo "route add fd00:$p::/64 via fe80::1 dev p$p"
@@ -123,6 +134,7 @@ fabric_t0_cmds()
 	echo "link set dev h$h addrgenmode none"
 	echo "link set dev h$h up"
 	echo "address add fe80::1/64 dev h$h nodad"
+	echo "neigh replace fe80::2 lladdr $(fabric_mac "$p" "$h" 0 2) dev h$h nud permanent"
 	fabric_un_route $((1 << 12 | p << 8 | h)) "h$h"
 	printf 'route add fc00:0:%x::/48 via fe80::2 dev h%d\n' $((3 << 12 | p << 8 | h)) "$h"
 	echo "route add fd00:$p::$h/128 via fe80::2 dev h$h"
@@ -131,6 +143,7 @@ fabric_t0_cmds()
 		echo "link set dev s$s addrgenmode none"
 		echo "link set dev s$s up"
 		echo "address add fe80::2/64 dev s$s nodad"
+		echo "neigh replace fe80::1 lladdr $(fabric_mac "$p" "$h" "$s" 1) dev s$s nud permanent"
 		printf 'route add fc00:0:%x::/48 via fe80::1 dev s%d\n' $((2 << 12 | p << 8 | s)) "$s"
 		nh6+=" nexthop via fe80::1 dev s$s"
 		nh4+=" nexthop via inet6 fe80::1 dev s$s"
@@ -150,6 +163,7 @@ fabric_t1_cmds()
 		echo "link set dev t$h addrgenmode none"
 		echo "link set dev t$h up"
 		echo "address replace fe80::1/64 dev t$h nodad"
+		echo "neigh replace fe80::2 lladdr $(fabric_mac "$p" "$h" "$s" 2) dev t$h nud permanent"
 		printf 'route replace fc00:0:%x::/48 via fe80::2 dev t%d\n' \
 			$((1 << 12 | p << 8 | h)) "$h"
 		echo "route replace fd00:$p::$h/128 via fe80::2 dev t$h"
@@ -262,11 +276,14 @@ fabric_create()
 		done
 		for ((p = 0; p < planes; p++)); do
 			for ((h = 1; h <= hosts; h++)); do
-				echo "link add name p$p netns $(fabric_ns "h$h") type veth" \
-					"peer name h$h netns mrc-t0p${p}h$h-$MRC_SUFFIX"
+				echo "link add name p$p address $(fabric_mac "$p" "$h" 0 2)" \
+					"netns $(fabric_ns "h$h") type veth peer name h$h" \
+					"address $(fabric_mac "$p" "$h" 0 1) netns mrc-t0p${p}h$h-$MRC_SUFFIX"
 				for ((s = 1; s <= spines; s++)); do
-					echo "link add name s$s netns mrc-t0p${p}h$h-$MRC_SUFFIX" \
-						"type veth peer name t$h netns mrc-t1p${p}s$s-$MRC_SUFFIX"
+					echo "link add name s$s address $(fabric_mac "$p" "$h" "$s" 2)" \
+						"netns mrc-t0p${p}h$h-$MRC_SUFFIX type veth peer name t$h" \
+						"address $(fabric_mac "$p" "$h" "$s" 1)" \
+						"netns mrc-t1p${p}s$s-$MRC_SUFFIX"
 				done
 			done
 		done
