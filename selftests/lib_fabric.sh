@@ -101,8 +101,9 @@ fabric_un_route()
 # fabric_host_cmds H: the ip -batch commands of host H. The plane is in every uSID,
 # so one /40 per tier and plane sends a carrier out of the right plane netdev (the
 # locator alone cannot: it is the same in every plane). A packet whose carrier ends
-# at this host's NIC uSID is decapsulated (End.DT6) and the inner packet delivered
-# through the main table with skb->dev still the plane netdev it arrived on.
+# at this host's NIC uSID is decapsulated (End.DT6) and the inner packet looked up in
+# the local table (255), where the host's own addresses are: the main table would
+# forward it. It is delivered with skb->dev still the plane netdev it arrived on.
 fabric_host_cmds()
 {
 	local h=$1 p t

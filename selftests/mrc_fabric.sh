@@ -57,7 +57,7 @@ moved()
 }
 
 # via_all S: h1 <-> h2 traffic of every plane source-routed over spine S both ways
-# (the replies too, so that no other spine sees even a neighbour solicitation).
+# (the replies too: plain routing could send them through any spine).
 via_all()
 {
 	local s=$1 p fwd=() rev=()
