@@ -7,6 +7,7 @@
 #
 #   plane p (0-based, one independent network per plane netdev p<p>):
 #     host h (1-based) --p<p>/h<h>--> T0 t0p<p>h<h> --s<s>/t<h>--> spine t1p<p>s<s>
+#     (spines 0-based: a GEN template ORs the uplink number into the spine uSID)
 #   every T0 of a plane is linked to every spine of that plane.
 #
 # Interfaces (each switch has its own namespace, so the names repeat): a host's plane
@@ -22,9 +23,10 @@
 #
 # uSIDs (16 bits each after the 32-bit locator fc00:0000::/32, the same in every
 # plane): tier << 12 | plane << 8 | index, tier 1 = T0 (index = its host), 2 = spine
-# (index = spine, 1-based), 3 = host NIC (index = host). The carrier from host a to
+# (index = spine, 0-based), 3 = host NIC (index = host). The carrier from host a to
 # host b over spine s of plane p is fc00:0:1pa:2ps:1pb:3pb:: with each uSID written
-# as four hex digits, e.g. fc00:0:1001:2001:1002:3002:: (plane 0, spine 1, h1 -> h2).
+# as four hex digits, e.g. fc00:0:1001:2001:1002:3002:: (plane 0, spine 1, h1 -> h2;
+# spine 0 is 2000).
 
 H3=mrc-h3-$MRC_SUFFIX
 H4=mrc-h4-$MRC_SUFFIX
@@ -56,11 +58,15 @@ fabric_usid()
 # fabric_mac P H S END: the MAC address of one end of a link, fixed so that every
 # neighbour entry can be static: no neighbour discovery on the fabric (the paper's
 # switches are configured once), and no solicitation or reachability probe shows up
-# in the counters tests read. S = 0: host H's link to its T0; END 2 is the lower
-# tier's end (host or T0, fe80::2), 1 the upper's (T0 or spine, fe80::1).
+# in the counters tests read. S = h: host H's link to its T0, else the spine; END 2
+# is the lower tier's end (host or T0, fe80::2), 1 the upper's (T0 or spine, fe80::1).
 fabric_mac()
 {
-	printf '02:%02x:%02x:%02x:%02x:%02x\n' $(($3 ? 2 : 1)) "$1" "$2" "$3" "$4"
+	if [ "$3" = h ]; then
+		printf '02:01:%02x:%02x:00:%02x\n' "$1" "$2" "$4"
+	else
+		printf '02:02:%02x:%02x:%02x:%02x\n' "$1" "$2" "$3" "$4"
+	fi
 }
 
 # fabric_carrier PLANE A SPINE B: the uSID carrier (outer destination) that takes a
@@ -79,7 +85,7 @@ fabric_paths()
 	local a=$1 b=$2 p s
 	echo "# plane spine carrier switches (h$a -> h$b)"
 	for ((p = 0; p < FABRIC_PLANES; p++)); do
-		for ((s = 1; s <= FABRIC_SPINES; s++)); do
+		for ((s = 0; s < FABRIC_SPINES; s++)); do
 			printf '# %d %d fc00:0:%x:%x:%x:%x:: t0p%dh%d t1p%ds%d t0p%dh%d\n' \
 				"$p" "$s" $((1 << 12 | p << 8 | a)) $((2 << 12 | p << 8 | s)) \
 				$((1 << 12 | p << 8 | b)) $((3 << 12 | p << 8 | b)) \
@@ -111,7 +117,7 @@ fabric_host_cmds()
 	for ((p = 0; p < FABRIC_PLANES; p++)); do
 		echo "link set dev p$p up"
 		echo "address add fe80::2/64 dev p$p nodad"
-		echo "neigh replace fe80::1 lladdr $(fabric_mac "$p" "$h" 0 1) dev p$p nud permanent"
+		echo "neigh replace fe80::1 lladdr $(fabric_mac "$p" "$h" h 1) dev p$p nud permanent"
 		echo "address add fd00:$p::$h/64 dev p$p noprefixroute nodad"
 		echo "address add 10.$p.0.$h/24 dev p$p noprefixroute"
 		echo "route add fd00:$p::/64 via fe80::1 dev p$p"
@@ -135,12 +141,12 @@ fabric_t0_cmds()
 	echo "link set dev h$h addrgenmode none"
 	echo "link set dev h$h up"
 	echo "address add fe80::1/64 dev h$h nodad"
-	echo "neigh replace fe80::2 lladdr $(fabric_mac "$p" "$h" 0 2) dev h$h nud permanent"
+	echo "neigh replace fe80::2 lladdr $(fabric_mac "$p" "$h" h 2) dev h$h nud permanent"
 	fabric_un_route $((1 << 12 | p << 8 | h)) "h$h"
 	printf 'route add fc00:0:%x::/48 via fe80::2 dev h%d\n' $((3 << 12 | p << 8 | h)) "$h"
 	echo "route add fd00:$p::$h/128 via fe80::2 dev h$h"
 	echo "route add 10.$p.0.$h/32 via inet6 fe80::2 dev h$h"
-	for ((s = 1; s <= FABRIC_SPINES; s++)); do
+	for ((s = 0; s < FABRIC_SPINES; s++)); do
 		echo "link set dev s$s addrgenmode none"
 		echo "link set dev s$s up"
 		echo "address add fe80::2/64 dev s$s nodad"
@@ -265,7 +271,7 @@ fabric_create()
 		for ((h = 1; h <= hosts; h++)); do
 			FABRIC_NS+=("mrc-t0p${p}h$h-$MRC_SUFFIX")
 		done
-		for ((s = 1; s <= spines; s++)); do
+		for ((s = 0; s < spines; s++)); do
 			FABRIC_NS+=("mrc-t1p${p}s$s-$MRC_SUFFIX")
 		done
 	done
@@ -277,10 +283,10 @@ fabric_create()
 		done
 		for ((p = 0; p < planes; p++)); do
 			for ((h = 1; h <= hosts; h++)); do
-				echo "link add name p$p address $(fabric_mac "$p" "$h" 0 2)" \
+				echo "link add name p$p address $(fabric_mac "$p" "$h" h 2)" \
 					"netns $(fabric_ns "h$h") type veth peer name h$h" \
-					"address $(fabric_mac "$p" "$h" 0 1) netns mrc-t0p${p}h$h-$MRC_SUFFIX"
-				for ((s = 1; s <= spines; s++)); do
+					"address $(fabric_mac "$p" "$h" h 1) netns mrc-t0p${p}h$h-$MRC_SUFFIX"
+				for ((s = 0; s < spines; s++)); do
 					echo "link add name s$s address $(fabric_mac "$p" "$h" "$s" 2)" \
 						"netns mrc-t0p${p}h$h-$MRC_SUFFIX type veth peer name t$h" \
 						"address $(fabric_mac "$p" "$h" "$s" 1)" \
@@ -302,7 +308,7 @@ fabric_create()
 	for ((p = 0; p < planes; p++)); do
 		for ((h = 1; h <= hosts; h++)); do
 			d=("h$h")
-			for ((s = 1; s <= spines; s++)); do
+			for ((s = 0; s < spines; s++)); do
 				d+=("s$s")
 			done
 			# shellcheck disable=SC2207
@@ -312,7 +318,7 @@ fabric_create()
 		for ((h = 1; h <= hosts; h++)); do
 			d+=("t$h")
 		done
-		for ((s = 1; s <= spines; s++)); do
+		for ((s = 0; s < spines; s++)); do
 			# shellcheck disable=SC2207
 			sc+=("@mrc-t1p${p}s$s-$MRC_SUFFIX" $(fabric_switch_sysctls "${d[@]}"))
 		done
@@ -327,7 +333,7 @@ fabric_create()
 			fabric_t0_cmds "$p" "$h" | ip -n "mrc-t0p${p}h$h-$MRC_SUFFIX" -batch - &
 			pids+=($!)
 		done
-		for ((s = 1; s <= spines; s++)); do
+		for ((s = 0; s < spines; s++)); do
 			fabric_t1_cmds "$p" "$s" | ip -n "mrc-t1p${p}s$s-$MRC_SUFFIX" -batch - &
 			pids+=($!)
 		done
