@@ -285,6 +285,8 @@ static inline struct mrc_device *to_mdev(struct ib_device *ib)
  * @ccprofs: CC profiles (struct mrc_ccprof) by id, the same way
  * @prof_genid: bumped on every creation and deletion of a profile, to flag
  *	interrupted profile dumps
+ * @srv6_genid: bumped on every change of a device's SRv6 entries, to flag
+ *	interrupted SRv6 dumps
  * @sock4: UDP tunnel socket receiving MRC over IPv4 (net.c)
  * @sock6: the same for IPv6; NULL when IPv6 is disabled
  */
@@ -298,6 +300,7 @@ struct mrc_net {
 	struct xarray evprofs;
 	struct xarray ccprofs;
 	u32 prof_genid;
+	u32 srv6_genid;
 };
 
 /* Under mrc_net.lock, or RCU (then only the plane's fields are stable). */

@@ -249,6 +249,8 @@ int mrc_nl_srv6_set(struct sk_buff *skb, struct genl_info *info)
 		return -ENODEV;
 	}
 	err = mrc_srv6_dst_set(mdev, d);
+	if (!err)
+		mn->srv6_genid++;
 	mutex_unlock(&mn->lock);
 	if (err)
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_SRV6],
@@ -277,6 +279,8 @@ int mrc_nl_srv6_del(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&mn->lock);
 	mdev = mrc_dev_find(mn, nla_data(info->attrs[MRC_A_DEV_NAME]));
 	err = mdev ? mrc_srv6_dst_del(mdev, &peer) : -ENODEV;
+	if (!err)
+		mn->srv6_genid++;
 	mutex_unlock(&mn->lock);
 	if (err == -ENODEV)
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_DEV_NAME],
@@ -380,6 +384,12 @@ static int mrc_nl_put_srv6(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!hdr)
 		return -EMSGSIZE;
 	genl_dump_check_consistent(cb, hdr);
+	/*
+	 * The entry at this position is not the one whose paths were being
+	 * sent (the table changed, and this message says so): start over.
+	 */
+	if (cb->args[2] >= d->npaths)
+		cb->args[2] = 0;
 	if (nla_put_string(skb, MRC_A_DEV_NAME, mdev->name))
 		goto cancel;
 	nest = nla_nest_start(skb, MRC_A_SRV6);
@@ -430,9 +440,10 @@ static int mrc_nl_srv6_dump_dev(struct sk_buff *skb,
 }
 
 /*
- * Entries are replaced in place and deleted without a generation count:
- * a dump interrupted by changes may miss or repeat one entry, never read a
- * freed one (the lock is held while an entry is put).
+ * A dump resumes from (device index, entry position, path): changes of the
+ * devices or of any SRv6 table between two parts may make it miss or
+ * repeat an entry, so the parts after a change carry NLM_F_DUMP_INTR.  An
+ * entry is never read after it is freed: the lock is held while it is put.
  */
 int mrc_nl_srv6_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -442,6 +453,7 @@ int mrc_nl_srv6_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	int err = 0;
 
 	mutex_lock(&mn->lock);
+	cb->seq = mn->genid + mn->srv6_genid;
 	list_for_each_entry(mdev, &mn->devices, list) {
 		if (mdev->index < cb->args[0])
 			continue;

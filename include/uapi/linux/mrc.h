@@ -288,8 +288,9 @@
  *      and either a template (GEN: paths generated per plane)
  *        MRC_A_SRV6_USIDS: NLA_NESTED of 1 .. MRC_SRV6_USIDS_MAX
  *            MRC_A_SRV6_USID: NLA_U16, the path's uSIDs, first hop first
- *        MRC_A_SRV6_PLANE_SHIFT: NLA_U8, 0 .. 13, the plane number is ORed
- *                                into every uSID at this bit (optional)
+ *        MRC_A_SRV6_PLANE_SHIFT: NLA_U8, 0 .. 12, the plane number (4 bits)
+ *                                is ORed into every uSID at this bit
+ *                                (optional)
  *        MRC_A_SRV6_TIERS: NLA_NESTED of 0 .. MRC_SRV6_TIERS_MAX
  *            MRC_A_SRV6_TIER: NLA_NESTED
  *                MRC_A_SRV6_TIER_USID: NLA_U8, which uSID
@@ -698,7 +699,7 @@ enum mrc_srv6_path_attr {
 
 #define MRC_A_SRV6_PATH_MAX (__MRC_A_SRV6_PATH_MAX - 1)
 
-/* Plane numbers a GEN template writes take 3 bits; uSIDs are 16 bits. */
+/* Plane numbers a GEN template writes take 4 bits; uSIDs are 16 bits. */
 #define MRC_SRV6_USIDS_MAX	12	/* 6 in the destination, 6 in the SRH */
 #define MRC_SRV6_TIERS_MAX	4
 #define MRC_SRV6_PATHS_MAX	4096	/* per plane, generated */
