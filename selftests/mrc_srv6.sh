@@ -64,27 +64,28 @@ echo 1 >"$tracing/events/mrc/mrc_ev_retire/enable" &&
 	echo 1 >"$tracing/events/mrc/mrc_ev_state/enable"
 check "tracepoints mrc_ev_retire and mrc_ev_state enabled" "0" "$?"
 
-# retired_paths NPATHS: "plane path" of every EV the trace saw leave GOOD for loss
-# (replaced, or ASSUMED_BAD when no spare was left), path = entropy mod NPATHS,
-# sorted and counted: "COUNT plane path" lines.
+# retired_paths N0 N: "COUNT plane path" for the EVs the trace saw leave GOOD for
+# loss (replaced, or ASSUMED_BAD when no spare was left), path = entropy mod the
+# plane's paths: N0 on plane 0, N on the others.
 retired_paths()
 {
-	local n=$1 pl ev
+	local pl ev
 	sed -nE 's/.* plane=([0-9]+) ev=(0x[0-9a-f]+) (replaced by|GOOD -> ASSUMED_BAD).*/\1 \2/p' \
 		"$tracing/trace" | while read -r pl ev; do
-		echo "$pl $(((ev & 0x3fff) % n))"
+		echo "$pl $(((ev & 0x3fff) % (pl ? $2 : $1)))"
 	done | sort | uniq -c | awk '{ print $1, $2, $3 }'
 }
 
-# check_retired_only WHAT NPATHS PLANE PATH: EVs were retired, all on PATH of PLANE.
+# check_retired_only WHAT N0 N PLANE PATH: EVs were retired, all on PATH of PLANE
+# (paths counted as retired_paths does).
 check_retired_only()
 {
-	local what=$1 got others
-	got=$(retired_paths "$2")
-	others=$(awk -v p="$3" -v k="$4" '!($2 == p && $3 == k)' <<<"$got")
+	local what=$1 plane=$4 path=$5 got others
+	got=$(retired_paths "$2" "$3")
+	others=$(awk -v p="$plane" -v k="$path" '!($2 == p && $3 == k)' <<<"$got")
 	mrc_checks=$((mrc_checks + 1))
 	if [ -n "$got" ] && [ -z "$others" ]; then
-		mrc_ok "$what: $(awk '{ print $1 }' <<<"$got") EVs retired, all on plane $3 path $4"
+		mrc_ok "$what: $(awk '{ print $1 }' <<<"$got") EVs retired, all on plane $plane path $path"
 	else
 		mrc_fail "$what: retired (count plane path): $(paste -sd ' ' <<<"$got")"
 	fi
@@ -124,7 +125,7 @@ wait_until 120 paused 2 && fabric_spine_up 0 "$dead"
 check "spine $dead of plane 0: back at two thirds" "0" "$?"
 touch "$MRC_HELD_DIR/go"
 wait_until 120 held_done b
-check_retired_only "spine $dead of plane 0 down" "$S" 0 "$dead"
+check_retired_only "spine $dead of plane 0 down" "$S" "$S" 0 "$dead"
 wait_until 30 recovered "$rec0"
 check "spine $dead of plane 0 back: probes recovered its entropies" "0" "$?"
 held_release b "spine $dead of plane 0 down and up"
@@ -141,7 +142,7 @@ qp_err0=$(sum_counter qp_errors)
 check_xfer "uplink h2-spine 0 of plane $pl blackholed: mrc-xfer write $mib MiB" \
 	-o write -s 1m -n "$mib" -q 8 -S 13
 fabric_uplink_restore "$pl" 2 0
-check_retired_only "uplink h2-spine 0 of plane $pl blackholed" "$S" "$pl" 0
+check_retired_only "uplink h2-spine 0 of plane $pl blackholed" "$S" "$S" "$pl" 0
 check "uplink h2-spine 0 of plane $pl blackholed: no QP errors" "$qp_err0" \
 	"$(sum_counter qp_errors)"
 
@@ -162,7 +163,7 @@ echo >"$tracing/trace"
 qp_err0=$(sum_counter qp_errors)
 check_xfer "a path through a missing spine: mrc-xfer write $mib MiB" \
 	-o write -s 1m -n "$mib" -q 8 -S 14
-check_retired_only "a path through a missing spine" $((S + 1)) 0 "$S"
+check_retired_only "a path through a missing spine" $((S + 1)) "$S" 0 "$S"
 check "a path through a missing spine: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
 
 echo 0 >"$tracing/events/mrc/mrc_ev_retire/enable"
