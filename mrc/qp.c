@@ -77,6 +77,7 @@ static int mrc_qp_alloc_state(struct mrc_qp *qp)
 	qp->req.ctx = kvcalloc(nsq, qp->req.ctx_size, GFP_KERNEL);
 	qp->req.ring_size = MRC_WINDOW_DEFAULT;
 	qp->req.window = MRC_SEND_WINDOW;
+	qp->req.reo_thresh = MRC_REORDER_THRESH;
 	mrc_qp_cc_init(qp);
 	qp->req.ring = kvcalloc(qp->req.ring_size, sizeof(*qp->req.ring),
 				GFP_KERNEL);
@@ -260,6 +261,8 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.srtt_us = 0;
 	qp->req.rttvar_us = 0;
 	qp->req.have_high = false;
+	qp->req.reo_thresh = MRC_REORDER_THRESH;
+	qp->req.reo_calm = 0;
 	qp->req.window = MRC_SEND_WINDOW;
 	mrc_qp_cc_init(qp);
 	mrc_resp_reset(qp);

@@ -165,6 +165,33 @@ static u32 mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
 	return us;
 }
 
+/*
+ * Reordering deeper than the threshold made a retransmission spurious: the
+ * peer had the PSN already (a duplicate answer to a retransmission).  Wait
+ * longer before the next fast retransmit, as RACK (RFC 8985) widens its
+ * reordering window on DSACKs; a long calm narrows it again.  A peer that
+ * lies only slows its own repairs, within MRC_REORDER_MAX.
+ */
+static void mrc_rel_reorder(struct mrc_req *req, const struct mrc_hdrs *h,
+			    u32 acked)
+{
+	u32 step = MRC_REORDER_THRESH / 2;
+
+	if ((h->sack.flags & (MRC_SACK_F_DUP | MRC_SACK_F_RTX)) ==
+	    (MRC_SACK_F_DUP | MRC_SACK_F_RTX)) {
+		req->reo_thresh = min_t(u32, req->reo_thresh + step,
+					MRC_REORDER_MAX);
+		req->reo_calm = 0;
+		return;
+	}
+	req->reo_calm += acked;
+	if (req->reo_calm >= MRC_REORDER_CALM) {
+		req->reo_thresh = max_t(u32, req->reo_thresh - step,
+					MRC_REORDER_THRESH);
+		req->reo_calm = 0;
+	}
+}
+
 /* Move psn_una past what is acknowledged and complete finished WQEs. */
 static void mrc_rel_advance(struct mrc_qp *qp)
 {
@@ -202,7 +229,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		      struct sk_buff_head *out)
 {
 	struct mrc_req *req = &qp->req;
-	u32 cum = h->sack.cum_psn, p, i, bytes = 0, cuts;
+	u32 cum = h->sack.cum_psn, p, i, bytes = 0, cuts, una = req->psn_una;
 	u8 m = h->sack.flags & MRC_SACK_F_M_MASK;
 
 	if (!mrc_rel_requester_active(qp))
@@ -245,11 +272,12 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	mrc_rel_advance(qp);
 	if (qp->state == IB_QPS_ERR)
 		return;
+	mrc_rel_reorder(req, h, mrc_psn_fwd(req->psn_una, una));
 
 	/*
 	 * A hole is lost when a later packet on its own EV arrived (one EV is
 	 * one ordered path): that path is retired here, in this softirq.  A
-	 * hole far enough below the highest SACKed PSN is resent too, and
+	 * hole reo_thresh below the highest SACKed PSN is resent too, and
 	 * only makes its path suspect: planes differ in delay.
 	 */
 	if (req->have_high && mrc_rel_in_flight(qp, req->psn_high)) {
@@ -263,7 +291,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 				continue;
 			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq);
 			if (!path_lost && mrc_psn_fwd(req->psn_high, p) <
-					  MRC_REORDER_THRESH)
+					  req->reo_thresh)
 				continue;
 			if (path_lost)
 				mrc_ev_retire(qp, slot->ev);

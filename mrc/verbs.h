@@ -69,6 +69,13 @@ struct mrc_evset;
 #define MRC_SACK_EVERY		16
 /* Fast retransmit: a hole this many PSNs below the highest SACKed one. */
 #define MRC_REORDER_THRESH	32
+/*
+ * The reordering threshold grows by half its start value on every spurious
+ * retransmission (the peer had the PSN already), up to this, and shrinks by
+ * as much after MRC_REORDER_CALM acknowledged packets without one.
+ */
+#define MRC_REORDER_MAX		128
+#define MRC_REORDER_CALM	4096
 /* Floor of the retransmit timeout, microseconds (one jiffy at HZ=250). */
 #define MRC_RTO_MIN_US		4000
 /* QP attribute timeout 0 (IB: "infinite") is taken as this exponent. */
@@ -379,6 +386,8 @@ struct mrc_cc {
  * @cc: congestion window; the requester sends within both
  * @srtt_us: smoothed RTT from reflected timestamps (0: no sample yet)
  * @rttvar_us: its mean deviation
+ * @reo_thresh: PSNs below the highest SACKed one that make a hole lost
+ * @reo_calm: packets acknowledged since reo_thresh last changed
  * @timeouts: consecutive retransmit timeouts without progress
  * @rnr_retries: RNR waits without progress
  * @rnr_pending: an RNR wait is under way (its NACKs count once)
@@ -400,6 +409,8 @@ struct mrc_req {
 	struct mrc_cc cc;
 	u32 srtt_us;
 	u32 rttvar_us;
+	u32 reo_thresh;
+	u32 reo_calm;
 	u8 timeouts;
 	u8 rnr_retries;
 	bool rnr_pending;
