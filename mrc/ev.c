@@ -55,13 +55,17 @@ static void mrc_ev_set_state(struct mrc_qp *qp, struct mrc_ev *ev, u8 state)
 	}
 }
 
+/* The probe timer fires by @when, or earlier if it was due earlier. */
+static void mrc_ev_arm_probes_by(struct mrc_qp *qp, unsigned long when)
+{
+	if (!qp->dead)
+		timer_reduce(&qp->evs->probe_timer, when);
+}
+
 static void mrc_ev_arm_probes(struct mrc_qp *qp)
 {
-	struct mrc_evset *s = qp->evs;
-
-	if (!qp->dead && !timer_pending(&s->probe_timer))
-		mod_timer(&s->probe_timer,
-			  jiffies + msecs_to_jiffies(MRC_EV_PROBE_MIN_MS));
+	mrc_ev_arm_probes_by(qp, jiffies +
+				 msecs_to_jiffies(MRC_EV_PROBE_MIN_MS));
 }
 
 /* Fisher-Yates over the active slots: a new rotation order. */
@@ -402,9 +406,10 @@ void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe)
 	/* The packet this SACK answers made it: its path is alive. */
 	if (e)
 		e->suspect = 0;
-	if (probe && m == MRC_SACK_M_NONE)
+	/* A CE-marked answer still proves the path works: count it. */
+	if (probe && m != MRC_SACK_M_ALWAYS_SKIP)
 		mrc_ev_probe_answered(qp, ref_ev);
-	else if (m == MRC_SACK_M_SKIP_ONCE)
+	if (m == MRC_SACK_M_SKIP_ONCE)
 		mrc_ev_skip(qp, ref_ev);
 	else if (m == MRC_SACK_M_ALWAYS_SKIP)
 		mrc_ev_retire(qp, ref_ev);
@@ -434,20 +439,25 @@ static void mrc_ev_probe_one(struct mrc_qp *qp, u32 value, u32 *probe_ms,
 
 /*
  * The probe timer: every ASSUMED_BAD slot and retired entropy whose time has
- * come is probed; a plane that is down is not (its link state says enough),
- * and its slots are probed as soon as it is back.
+ * come is probed, and the timer sleeps until the next one is due.  A plane
+ * that is down is not probed (its link state says enough) but looked at
+ * every MRC_EV_PROBE_MAX_MS, as is a QP not yet sending (RTR): its slots are
+ * probed soon after.
  */
 static void mrc_ev_probe_timer(struct timer_list *t)
 {
 	struct mrc_evset *s = from_timer(s, t, probe_timer);
+	unsigned long next = jiffies + msecs_to_jiffies(MRC_EV_PROBE_MAX_MS);
 	struct mrc_qp *qp = s->qp;
-	bool again = false;
+	bool again = false, sending;
 	struct sk_buff_head out;
 	u32 i, pl;
 
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&qp->lock);
-	if (qp->dead || qp->state != IB_QPS_RTS)
+	/* Answers are only heard once the requester runs (RTS, SQD). */
+	sending = qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD;
+	if (qp->dead || (!sending && qp->state != IB_QPS_RTR))
 		goto unlock;
 	for (i = 0; i < s->n; i++) {
 		struct mrc_ev *e = &s->ev[i];
@@ -455,11 +465,13 @@ static void mrc_ev_probe_timer(struct timer_list *t)
 		if (e->state != MRC_EV_STATE_ASSUMED_BAD)
 			continue;
 		again = true;
-		if (!mrc_ev_plane_up(qp, e->plane))
+		if (!sending || !mrc_ev_plane_up(qp, e->plane))
 			continue;
 		if (time_after_eq(jiffies, e->probe_at))
 			mrc_ev_probe_one(qp, e->value, &e->probe_ms,
 					 &e->probe_at, &out);
+		if (time_before(e->probe_at, next))
+			next = e->probe_at;
 	}
 	for (pl = 0; pl < MRC_MAX_PLANES; pl++) {
 		for (i = 0; i < MRC_EV_RETIRED; i++) {
@@ -468,15 +480,19 @@ static void mrc_ev_probe_timer(struct timer_list *t)
 			if (!r->used)
 				continue;
 			again = true;
-			if (!mrc_ev_plane_up(qp, pl) ||
-			    time_before(jiffies, r->probe_at))
+			if (!sending || !mrc_ev_plane_up(qp, pl))
 				continue;
-			mrc_ev_probe_one(qp, mrc_ev_untracked(pl, r->entropy),
-					 &r->probe_ms, &r->probe_at, &out);
+			if (time_after_eq(jiffies, r->probe_at))
+				mrc_ev_probe_one(qp,
+						 mrc_ev_untracked(pl, r->entropy),
+						 &r->probe_ms, &r->probe_at,
+						 &out);
+			if (time_before(r->probe_at, next))
+				next = r->probe_at;
 		}
 	}
 	if (again)
-		mrc_ev_arm_probes(qp);
+		mrc_ev_arm_probes_by(qp, next);
 unlock:
 	spin_unlock_bh(&qp->lock);
 	mrc_net_xmit(qp, &out);

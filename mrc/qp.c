@@ -263,6 +263,7 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.have_high = false;
 	qp->req.reo_thresh = MRC_REORDER_THRESH;
 	qp->req.reo_calm = 0;
+	qp->req.reo_marked = false;
 	qp->req.window = MRC_SEND_WINDOW;
 	mrc_qp_cc_init(qp);
 	mrc_resp_reset(qp);

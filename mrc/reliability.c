@@ -167,29 +167,47 @@ static u32 mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
 
 /*
  * Reordering deeper than the threshold made a retransmission spurious: the
- * peer had the PSN already (a duplicate answer to a retransmission).  Wait
- * longer before the next fast retransmit, as RACK (RFC 8985) widens its
- * reordering window on DSACKs; a long calm narrows it again.  A peer that
- * lies only slows its own repairs, within MRC_REORDER_MAX.
+ * peer answers DUP|RTX to a PSN that was resent on distance alone (@una: the
+ * oldest PSN in flight before this SACK).  Wait longer before the next such
+ * resend, once per flight, as RACK (RFC 8985) widens its reordering window
+ * on DSACKs; a long calm narrows it again.  A peer that lies only slows its
+ * own repairs, within MRC_REORDER_MAX.
  */
-static void mrc_rel_reorder(struct mrc_req *req, const struct mrc_hdrs *h,
-			    u32 acked)
+static void mrc_rel_reorder(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			    u32 una)
 {
+	struct mrc_req *req = &qp->req;
 	u32 step = MRC_REORDER_THRESH / 2;
+	struct mrc_tx_slot *slot;
 
 	if ((h->sack.flags & (MRC_SACK_F_DUP | MRC_SACK_F_RTX)) ==
-	    (MRC_SACK_F_DUP | MRC_SACK_F_RTX)) {
+	    (MRC_SACK_F_DUP | MRC_SACK_F_RTX) &&
+	    mrc_psn_fwd(h->psn, una) < mrc_psn_fwd(req->psn_next, una)) {
+		slot = mrc_slot(qp, h->psn);
+		if (!(slot->flags & MRC_SLOT_REORDER))
+			return;
+		slot->flags &= ~MRC_SLOT_REORDER;
+		if (req->reo_marked && mrc_psn_after(req->reo_mark, h->psn))
+			return;
 		req->reo_thresh = min_t(u32, req->reo_thresh + step,
 					MRC_REORDER_MAX);
+		req->reo_mark = req->psn_next;
+		req->reo_marked = true;
 		req->reo_calm = 0;
 		return;
 	}
-	req->reo_calm += acked;
+	req->reo_calm += mrc_psn_fwd(req->psn_una, una);
 	if (req->reo_calm >= MRC_REORDER_CALM) {
 		req->reo_thresh = max_t(u32, req->reo_thresh - step,
 					MRC_REORDER_THRESH);
 		req->reo_calm = 0;
 	}
+}
+
+/* Holes this far below the highest SACKed PSN are lost; at least three. */
+static u32 mrc_rel_reorder_thresh(const struct mrc_qp *qp)
+{
+	return min(qp->req.reo_thresh, max_t(u32, mrc_req_cap(qp) / 2, 3));
 }
 
 /* Move psn_una past what is acknowledged and complete finished WQEs. */
@@ -203,6 +221,9 @@ static void mrc_rel_advance(struct mrc_qp *qp)
 		req->psn_una = mrc_psn_add(req->psn_una, 1);
 		progress = true;
 	}
+	/* Everything up to the highest SACKed PSN is acknowledged. */
+	if (req->have_high && !mrc_rel_in_flight(qp, req->psn_high))
+		req->have_high = false;
 	if (progress) {
 		req->timeouts = 0;
 		req->rnr_retries = 0;
@@ -257,6 +278,12 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		if (!mrc_rel_in_flight(qp, p))
 			continue;
 		bytes += mrc_rel_ack(qp, p);
+		/*
+		 * A READ's PSNs are marked when its one request arrives:
+		 * they measure no reordering of the packets before them.
+		 */
+		if (mrc_slot(qp, p)->flags & MRC_SLOT_READ)
+			continue;
 		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
 			req->psn_high = p;
 			req->have_high = true;
@@ -272,7 +299,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	mrc_rel_advance(qp);
 	if (qp->state == IB_QPS_ERR)
 		return;
-	mrc_rel_reorder(req, h, mrc_psn_fwd(req->psn_una, una));
+	mrc_rel_reorder(qp, h, una);
 
 	/*
 	 * A hole is lost when a later packet on its own EV arrived (one EV is
@@ -281,22 +308,26 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	 * only makes its path suspect: planes differ in delay.
 	 */
 	if (req->have_high && mrc_rel_in_flight(qp, req->psn_high)) {
+		u32 thresh = mrc_rel_reorder_thresh(qp);
+
 		for (p = req->psn_una; p != req->psn_high;
 		     p = mrc_psn_add(p, 1)) {
 			struct mrc_tx_slot *slot = mrc_slot(qp, p);
 			bool path_lost;
 
+			/* RNR-refused packets wait for their timer. */
 			if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ |
-					   MRC_SLOT_FAST_RTX))
+					   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT))
 				continue;
 			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq);
-			if (!path_lost && mrc_psn_fwd(req->psn_high, p) <
-					  req->reo_thresh)
+			if (!path_lost && mrc_psn_fwd(req->psn_high, p) < thresh)
 				continue;
-			if (path_lost)
+			if (path_lost) {
 				mrc_ev_retire(qp, slot->ev);
-			else
+			} else {
 				mrc_ev_suspect(qp, slot->ev);
+				slot->flags |= MRC_SLOT_REORDER;
+			}
 			slot->flags |= MRC_SLOT_FAST_RTX;
 			mrc_count(qp->mdev, qp->av.plane,
 				  MRC_CNT_FAST_RETRANSMITS, 1);

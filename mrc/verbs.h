@@ -290,6 +290,7 @@ int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited);
 #define MRC_SLOT_READ		BIT(1)	/* a READ response PSN */
 #define MRC_SLOT_FAST_RTX	BIT(2)	/* fast retransmit already done */
 #define MRC_SLOT_RNR_WAIT	BIT(3)	/* NACK RNR: wait for the timer */
+#define MRC_SLOT_REORDER	BIT(4)	/* resent on reordering distance alone */
 
 struct mrc_tx_slot {
 	u32 wqe_idx;		/* SQ slot of the WQE */
@@ -388,6 +389,8 @@ struct mrc_cc {
  * @rttvar_us: its mean deviation
  * @reo_thresh: PSNs below the highest SACKed one that make a hole lost
  * @reo_calm: packets acknowledged since reo_thresh last changed
+ * @reo_mark: psn_next when reo_thresh last grew; older PSNs cannot grow it
+ * @reo_marked: reo_mark is set
  * @timeouts: consecutive retransmit timeouts without progress
  * @rnr_retries: RNR waits without progress
  * @rnr_pending: an RNR wait is under way (its NACKs count once)
@@ -411,6 +414,8 @@ struct mrc_req {
 	u32 rttvar_us;
 	u32 reo_thresh;
 	u32 reo_calm;
+	u32 reo_mark;
+	bool reo_marked;
 	u8 timeouts;
 	u8 rnr_retries;
 	bool rnr_pending;
@@ -655,6 +660,7 @@ void mrc_qp_flush(struct mrc_qp *qp);
 
 /* tx.c: requester, under qp->lock; packets go on @out, sent after unlock */
 void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out);
+u32 mrc_req_cap(const struct mrc_qp *qp);
 struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx);
 bool mrc_req_resend(struct mrc_qp *qp, u32 psn, struct sk_buff_head *out);
 void mrc_req_complete(struct mrc_qp *qp);

@@ -218,9 +218,10 @@ static void sack_dup(struct tf *f, u32 cum, u64 bitmap, u32 psn)
 }
 
 /*
- * A retransmission the peer did not need widens the reordering threshold by
- * half its start value, up to MRC_REORDER_MAX: the same hole 32 below the
- * highest SACKed PSN is then no longer resent, one 48 below is.
+ * A retransmission on distance alone that the peer did not need widens the
+ * reordering threshold by half its start value, once per flight: the same
+ * hole 32 below the highest SACKed PSN is then no longer resent, one 48
+ * below is, and news of the same flight widens it no further.
  */
 static void rel_spurious_retransmit_widens_reordering(struct kunit *test)
 {
@@ -256,10 +257,15 @@ static void rel_spurious_retransmit_widens_reordering(struct kunit *test)
 		     MRC_BTH_F_RTX);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
 
-	/* Every further spurious answer widens it, never past the cap. */
-	for (i = 0; i < 16; i++)
-		sack_dup(f, 5001, GENMASK_ULL(48, 1), 5001);
-	KUNIT_EXPECT_EQ(test, req->reo_thresh, MRC_REORDER_MAX);
+	/* 5001 was sent before the threshold grew: no second step. */
+	sack_dup(f, 5001, GENMASK_ULL(48, 1), 5001);
+	KUNIT_EXPECT_EQ(test, req->reo_thresh, MRC_REORDER_THRESH * 3 / 2);
+	/* Nor do repeated answers for one PSN, nor ones for PSNs never resent. */
+	for (i = 0; i < 4; i++) {
+		sack_dup(f, 5001, GENMASK_ULL(48, 1), 5000);
+		sack_dup(f, 5001, GENMASK_ULL(48, 1), 5010);
+	}
+	KUNIT_EXPECT_EQ(test, req->reo_thresh, MRC_REORDER_THRESH * 3 / 2);
 	KUNIT_EXPECT_EQ(test, req->psn_una, 5001);
 	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
 }
