@@ -220,8 +220,9 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_acked);
 /*
  * An unacknowledged packet is lost on its path when later packets on the
  * same EV were acknowledged: one EV is one path, and a path keeps order.
- * One packet of margin: a host may reorder two packets of one flow that
- * were sent from different CPUs.
+ * With qp->req.ev_margin packets of margin (1 to start with): a host may
+ * reorder packets of one flow sent from different CPUs, and the requester
+ * widens the margin when such a judgement proves wrong.
  */
 bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq)
 {
@@ -236,7 +237,7 @@ bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq)
 		acked = qp->evs->gone_acked;
 	else
 		return false;
-	return (s32)(acked - (ev_seq + 2)) > 0;
+	return (s32)(acked - (ev_seq + 1 + qp->req.ev_margin)) > 0;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_lost);
 

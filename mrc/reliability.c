@@ -166,12 +166,12 @@ static u32 mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
 }
 
 /*
- * Reordering deeper than the threshold made a retransmission spurious: the
- * peer answers DUP|RTX to a PSN that was resent on distance alone (@una: the
- * oldest PSN in flight before this SACK).  Wait longer before the next such
- * resend, once per flight, as RACK (RFC 8985) widens its reordering window
- * on DSACKs; a long calm narrows it again.  A peer that lies only slows its
- * own repairs, within MRC_REORDER_MAX.
+ * A fast retransmission was spurious: the peer answers DUP|RTX to a PSN it
+ * had, resent because reordering went deeper than the threshold, or than
+ * the margin on its EV (@una: the oldest PSN in flight before this SACK).
+ * Wait longer before the next such resend, once per flight, as RACK (RFC
+ * 8985) widens its reordering window on DSACKs; a long calm narrows both
+ * again.  A peer that lies only slows its own repairs, within the limits.
  */
 static void mrc_rel_reorder(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			    u32 una)
@@ -179,18 +179,22 @@ static void mrc_rel_reorder(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	struct mrc_req *req = &qp->req;
 	u32 step = MRC_REORDER_THRESH / 2;
 	struct mrc_tx_slot *slot;
+	u16 why;
 
 	if ((h->sack.flags & (MRC_SACK_F_DUP | MRC_SACK_F_RTX)) ==
 	    (MRC_SACK_F_DUP | MRC_SACK_F_RTX) &&
 	    mrc_psn_fwd(h->psn, una) < mrc_psn_fwd(req->psn_next, una)) {
 		slot = mrc_slot(qp, h->psn);
-		if (!(slot->flags & MRC_SLOT_REORDER))
+		why = slot->flags & (MRC_SLOT_REORDER | MRC_SLOT_EV_LOST);
+		slot->flags &= ~why;
+		if (!why || (req->reo_marked &&
+			     mrc_psn_after(req->reo_mark, h->psn)))
 			return;
-		slot->flags &= ~MRC_SLOT_REORDER;
-		if (req->reo_marked && mrc_psn_after(req->reo_mark, h->psn))
-			return;
-		req->reo_thresh = min_t(u32, req->reo_thresh + step,
-					MRC_REORDER_MAX);
+		if (why & MRC_SLOT_REORDER)
+			req->reo_thresh = min_t(u32, req->reo_thresh + step,
+						MRC_REORDER_MAX);
+		else if (req->ev_margin < MRC_EV_MARGIN_MAX)
+			req->ev_margin++;
 		req->reo_mark = req->psn_next;
 		req->reo_marked = true;
 		req->reo_calm = 0;
@@ -200,6 +204,8 @@ static void mrc_rel_reorder(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	if (req->reo_calm >= MRC_REORDER_CALM) {
 		req->reo_thresh = max_t(u32, req->reo_thresh - step,
 					MRC_REORDER_THRESH);
+		if (req->ev_margin > MRC_EV_MARGIN)
+			req->ev_margin--;
 		req->reo_calm = 0;
 	}
 }
@@ -324,6 +330,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 				continue;
 			if (path_lost) {
 				mrc_ev_retire(qp, slot->ev);
+				slot->flags |= MRC_SLOT_EV_LOST;
 			} else {
 				mrc_ev_suspect(qp, slot->ev);
 				slot->flags |= MRC_SLOT_REORDER;

@@ -76,6 +76,9 @@ struct mrc_evset;
  */
 #define MRC_REORDER_MAX		128
 #define MRC_REORDER_CALM	4096
+/* Later packets on one EV that may overtake a packet before it is lost. */
+#define MRC_EV_MARGIN		1
+#define MRC_EV_MARGIN_MAX	4
 /* Floor of the retransmit timeout, microseconds (one jiffy at HZ=250). */
 #define MRC_RTO_MIN_US		4000
 /* QP attribute timeout 0 (IB: "infinite") is taken as this exponent. */
@@ -291,6 +294,7 @@ int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited);
 #define MRC_SLOT_FAST_RTX	BIT(2)	/* fast retransmit already done */
 #define MRC_SLOT_RNR_WAIT	BIT(3)	/* NACK RNR: wait for the timer */
 #define MRC_SLOT_REORDER	BIT(4)	/* resent on reordering distance alone */
+#define MRC_SLOT_EV_LOST	BIT(5)	/* resent: later packets on its EV came */
 
 struct mrc_tx_slot {
 	u32 wqe_idx;		/* SQ slot of the WQE */
@@ -391,6 +395,7 @@ struct mrc_cc {
  * @reo_calm: packets acknowledged since reo_thresh last changed
  * @reo_mark: psn_next when reo_thresh last grew; older PSNs cannot grow it
  * @reo_marked: reo_mark is set
+ * @ev_margin: later packets on one EV that may overtake an earlier one
  * @timeouts: consecutive retransmit timeouts without progress
  * @rnr_retries: RNR waits without progress
  * @rnr_pending: an RNR wait is under way (its NACKs count once)
@@ -416,6 +421,7 @@ struct mrc_req {
 	u32 reo_calm;
 	u32 reo_mark;
 	bool reo_marked;
+	u8 ev_margin;
 	u8 timeouts;
 	u8 rnr_retries;
 	bool rnr_pending;

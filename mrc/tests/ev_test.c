@@ -1179,6 +1179,50 @@ static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), n);
 }
 
+/*
+ * A packet judged lost on its EV (two later ones on the same EV came) that
+ * the peer had after all: the copy is answered DUP|RTX, and the margin of
+ * overtaking packets allowed on one EV grows by one.
+ */
+static void ev_sack_spurious_loss_widens_margin(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_req *req = &f->qp->req;
+	u32 ev_of[4 * EV_PLANES], i;
+	struct mrc_hdrs dup = {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = EV_SQ_PSN,
+		.sack = {
+			.flags = MRC_SACK_F_DUP | MRC_SACK_F_RTX,
+			.cum_psn = EV_SQ_PSN + ARRAY_SIZE(ev_of),
+			.sack_psn = EV_SQ_PSN + ARRAY_SIZE(ev_of),
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+	u64 bitmap = 0;
+	struct mrc_hdrs h;
+
+	ev_spray(f, 4, ev_of);
+	for (i = 1; i < ARRAY_SIZE(ev_of); i++)
+		bitmap |= BIT_ULL(i);
+	/* Three later packets on PSN 0's EV arrived: lost, not reordered. */
+	ev_sack(f, EV_SQ_PSN, bitmap);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	tf_pop(f, &h);
+	KUNIT_EXPECT_EQ(test, h.psn, EV_SQ_PSN);
+	KUNIT_EXPECT_TRUE(test, h.flags & MRC_BTH_F_RTX);
+	KUNIT_EXPECT_EQ(test, req->ev_margin, MRC_EV_MARGIN);
+
+	tf_sack_rcv(f, &dup);
+	KUNIT_EXPECT_EQ(test, req->psn_una, EV_SQ_PSN + ARRAY_SIZE(ev_of));
+	KUNIT_EXPECT_EQ(test, req->ev_margin, MRC_EV_MARGIN + 1);
+	KUNIT_EXPECT_EQ(test, req->reo_thresh, MRC_REORDER_THRESH);
+	/* The same answer again changes nothing. */
+	tf_sack_rcv(f, &dup);
+	KUNIT_EXPECT_EQ(test, req->ev_margin, MRC_EV_MARGIN + 1);
+}
+
 static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_install_splits_planes),
 	KUNIT_CASE(ev_install_spares_distinct),
@@ -1199,6 +1243,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_sack_retires_lost_path),
 	KUNIT_CASE(ev_sack_two_holes_one_path),
 	KUNIT_CASE(ev_sack_dead_path_retired_by_suspicion),
+	KUNIT_CASE(ev_sack_spurious_loss_widens_margin),
 	{}
 };
 
