@@ -98,7 +98,7 @@ static void mrc_ev_shuffle(struct mrc_evset *s)
 int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
 {
 	struct mrc_evset *s = qp->evs;
-	int fallback = -1, avoided = -1;
+	int fallback = -1, avoided = -1, any = -1;
 	u32 tries, limit, avoided_rot = 0;
 	u16 avoided_cursor = 0, slot;
 	struct mrc_ev *ev;
@@ -121,11 +121,20 @@ int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
 		}
 		slot = s->order[s->cursor++];
 		ev = &s->ev[slot];
-		if (fallback < 0)
-			fallback = slot;
-		if (ev->state == MRC_EV_STATE_DENIED ||
-		    ev->state == MRC_EV_STATE_ASSUMED_BAD)
+		if (any < 0)
+			any = slot;
+		if (ev->state == MRC_EV_STATE_DENIED)
 			continue;
+		/*
+		 * Without a GOOD slot, a suspected path on a live plane other
+		 * than the one to avoid beats one on a dead plane.
+		 */
+		if (ev->state == MRC_EV_STATE_ASSUMED_BAD) {
+			if (fallback < 0 && ev->plane != avoid_plane &&
+			    mrc_ev_plane_up(qp, ev->plane))
+				fallback = slot;
+			continue;
+		}
 		if (!mrc_ev_plane_up(qp, ev->plane)) {
 			mrc_ev_set_state(qp, ev, MRC_EV_STATE_ASSUMED_BAD);
 			mrc_count(qp->mdev, ev->plane, MRC_CNT_EV_ASSUMED_BAD, 1);
@@ -156,7 +165,7 @@ int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
 		s->rotation = avoided_rot;
 		return avoided;
 	}
-	return fallback;
+	return fallback >= 0 ? fallback : any;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_pick);
 

@@ -590,6 +590,33 @@ static void ev_pick_plane_down(struct kunit *test)
 	}
 }
 
+/*
+ * No GOOD slot left at all: the pick falls back to an ASSUMED_BAD slot on
+ * a plane that is up, and not on the plane to avoid, rather than to the
+ * first slot it met.
+ */
+static void ev_pick_fallback_live_plane(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 i, pl, slot;
+
+	for (i = 0; i < EV_N; i++)
+		s->ev[i].state = MRC_EV_STATE_ASSUMED_BAD;
+	for (pl = 0; pl < EV_PLANES; pl++)
+		if (pl != 2 && pl != 5)
+			WRITE_ONCE(ev_plane(f, pl)->up, false);
+	for (i = 0; i < 2 * EV_N; i++) {
+		slot = ev_pick_slot(f, -1);
+		pl = s->ev[slot].plane;
+		KUNIT_ASSERT_TRUE(test, pl == 2 || pl == 5);
+		slot = ev_pick_slot(f, 2);
+		KUNIT_ASSERT_EQ(test, s->ev[slot].plane, 5);
+	}
+	/* Nothing is GOOD again by being picked. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD), 0);
+}
+
 static void ev_retire_takes_spare(struct kunit *test)
 {
 	struct tf *f = test->priv;
@@ -1233,6 +1260,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_pick_avoids_plane),
 	KUNIT_CASE(ev_pick_avoided_plane_rotates),
 	KUNIT_CASE(ev_pick_plane_down),
+	KUNIT_CASE(ev_pick_fallback_live_plane),
 	KUNIT_CASE(ev_retire_takes_spare),
 	KUNIT_CASE(ev_retire_without_spare_and_floor),
 	KUNIT_CASE(ev_loss_attribution),
