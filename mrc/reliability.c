@@ -124,16 +124,19 @@ static void mrc_rel_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)
 }
 
 /*
- * A SACK covers @psn.  READ PSNs wait for their responses instead.  Any
- * newly acknowledged PSN proves the path alive: the retry count restarts.
+ * A SACK (answering a packet sent on @ref_ev) covers @psn.  READ PSNs wait
+ * for their responses instead.  Any newly acknowledged PSN proves the path
+ * alive: the retry count restarts.  A resent PSN may have arrived by its
+ * first copy: only a SACK of the copy itself credits the copy's EV.
  */
-static u32 mrc_rel_ack(struct mrc_qp *qp, u32 psn)
+static u32 mrc_rel_ack(struct mrc_qp *qp, u32 psn, u32 ref_ev)
 {
 	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
 
 	if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ))
 		return 0;
-	mrc_ev_acked(qp, slot->ev, slot->ev_seq);
+	if (!slot->rtx || slot->ev == ref_ev)
+		mrc_ev_acked(qp, slot->ev, slot->ev_seq);
 	mrc_rel_slot_done(qp, slot);
 	qp->req.timeouts = 0;
 	return slot->len;
@@ -270,7 +273,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 
 	if (mrc_psn_after(cum, req->psn_una)) {
 		for (p = req->psn_una; p != cum; p = mrc_psn_add(p, 1))
-			bytes += mrc_rel_ack(qp, p);
+			bytes += mrc_rel_ack(qp, p, h->sack.ref_ev);
 		p = mrc_psn_add(cum, MRC_PSN_MASK);	/* cum - 1 */
 		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
 			req->psn_high = p;
@@ -283,7 +286,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		p = mrc_psn_add(h->sack.sack_psn, i);
 		if (!mrc_rel_in_flight(qp, p))
 			continue;
-		bytes += mrc_rel_ack(qp, p);
+		bytes += mrc_rel_ack(qp, p, h->sack.ref_ev);
 		/*
 		 * A READ's PSNs are marked when its one request arrives:
 		 * they measure no reordering of the packets before them.
@@ -469,6 +472,25 @@ void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 }
 
 /*
+ * A READ PSN at psn_una whose chunk has had responses: its request got
+ * through, and the loss was a response's, on the responder's path.
+ */
+static bool mrc_rel_read_answered(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
+	u32 i;
+
+	if (!(slot->flags & MRC_SLOT_READ))
+		return false;
+	if (!(slot->flags & MRC_SLOT_READ_FIRST))
+		return true;
+	for (i = 1; i < slot->chunk_left; i++)
+		if (mrc_slot(qp, mrc_psn_add(psn, i))->flags & MRC_SLOT_ACKED)
+			return true;
+	return false;
+}
+
+/*
  * The retransmit timer: fires when the oldest PSN has waited a full timeout.
  * Every PSN that has waited that long goes again; each firing without
  * progress in between counts against retry_cnt, then MRC's exponential
@@ -533,7 +555,8 @@ void mrc_rel_timer(struct timer_list *t)
 			 * likely victims of the same stall (a busy host) than
 			 * of failures of their own; SACKs judge their paths.
 			 */
-			if (!n && !(slot->flags & MRC_SLOT_RNR_WAIT))
+			if (!n && !(slot->flags & MRC_SLOT_RNR_WAIT) &&
+			    !mrc_rel_read_answered(qp, p))
 				mrc_ev_retire(qp, slot->ev);
 			slot->flags &= ~MRC_SLOT_RNR_WAIT;
 			n++;

@@ -274,7 +274,9 @@ static bool mrc_req_build(struct mrc_qp *qp, struct mrc_send_ctx *ctx,
 
 				mrc_req_slot_init(qp, mrc_psn_add(psn, i), o,
 						  min(qp->mtu, ctx->length - o),
-						  req->msn_next, MRC_SLOT_READ,
+						  req->msn_next,
+						  MRC_SLOT_READ |
+						  (i ? 0 : MRC_SLOT_READ_FIRST),
 						  n - i);
 			}
 			req->msn_next++;

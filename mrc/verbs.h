@@ -295,6 +295,7 @@ int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited);
 #define MRC_SLOT_RNR_WAIT	BIT(3)	/* NACK RNR: wait for the timer */
 #define MRC_SLOT_REORDER	BIT(4)	/* resent on reordering distance alone */
 #define MRC_SLOT_EV_LOST	BIT(5)	/* resent: later packets on its EV came */
+#define MRC_SLOT_READ_FIRST	BIT(6)	/* first PSN of a READ chunk */
 
 struct mrc_tx_slot {
 	u32 wqe_idx;		/* SQ slot of the WQE */
