@@ -984,19 +984,7 @@ static void ev_verdict_dispatch(struct kunit *test)
 
 static void ev_sack(struct tf *f, u32 cum, u64 bitmap)
 {
-	struct mrc_hdrs h = {
-		.opcode = MRC_OP_SACK,
-		.dqpn = f->qp->ibqp.qp_num,
-		.psn = cum,
-		.sack = {
-			.cum_psn = cum,
-			.sack_psn = cum,
-			.bitmap = bitmap,
-			.window = MRC_WINDOW_DEFAULT,
-		},
-	};
-
-	tf_sack_rcv(f, &h);
+	tf_sack(f, cum, 0, cum, bitmap);
 }
 
 /* The WRITE of the end-to-end cases: @rot rotations of one EV per plane. */
@@ -1215,18 +1203,8 @@ static void ev_sack_spurious_loss_widens_margin(struct kunit *test)
 {
 	struct tf *f = test->priv;
 	struct mrc_req *req = &f->qp->req;
+	const u8 dup = MRC_SACK_F_DUP | MRC_SACK_F_RTX;
 	u32 ev_of[4 * EV_PLANES], i;
-	struct mrc_hdrs dup = {
-		.opcode = MRC_OP_SACK,
-		.dqpn = f->qp->ibqp.qp_num,
-		.psn = EV_SQ_PSN,
-		.sack = {
-			.flags = MRC_SACK_F_DUP | MRC_SACK_F_RTX,
-			.cum_psn = EV_SQ_PSN + ARRAY_SIZE(ev_of),
-			.sack_psn = EV_SQ_PSN + ARRAY_SIZE(ev_of),
-			.window = MRC_WINDOW_DEFAULT,
-		},
-	};
 	u64 bitmap = 0;
 	struct mrc_hdrs h;
 
@@ -1241,12 +1219,12 @@ static void ev_sack_spurious_loss_widens_margin(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, h.flags & MRC_BTH_F_RTX);
 	KUNIT_EXPECT_EQ(test, req->ev_margin, MRC_EV_MARGIN);
 
-	tf_sack_rcv(f, &dup);
+	tf_sack(f, EV_SQ_PSN, dup, EV_SQ_PSN + ARRAY_SIZE(ev_of), 0);
 	KUNIT_EXPECT_EQ(test, req->psn_una, EV_SQ_PSN + ARRAY_SIZE(ev_of));
 	KUNIT_EXPECT_EQ(test, req->ev_margin, MRC_EV_MARGIN + 1);
 	KUNIT_EXPECT_EQ(test, req->reo_thresh, MRC_REORDER_THRESH);
 	/* The same answer again changes nothing. */
-	tf_sack_rcv(f, &dup);
+	tf_sack(f, EV_SQ_PSN, dup, EV_SQ_PSN + ARRAY_SIZE(ev_of), 0);
 	KUNIT_EXPECT_EQ(test, req->ev_margin, MRC_EV_MARGIN + 1);
 }
 

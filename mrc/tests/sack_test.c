@@ -58,19 +58,7 @@ static void expect_write(struct tf *f, u8 op, u32 psn, u32 msn, u32 off,
 
 static void sack(struct tf *f, u32 cum, u64 bitmap)
 {
-	struct mrc_hdrs s = {
-		.opcode = MRC_OP_SACK,
-		.dqpn = f->qp->ibqp.qp_num,
-		.psn = cum,
-		.sack = {
-			.cum_psn = cum,
-			.sack_psn = cum,
-			.bitmap = bitmap,
-			.window = MRC_WINDOW_DEFAULT,
-		},
-	};
-
-	tf_sack_rcv(f, &s);
+	tf_sack(f, cum, 0, cum, bitmap);
 }
 
 static void expect_cqe(struct tf *f, u64 wr_id, u32 byte_len)
@@ -201,20 +189,7 @@ static void rel_fast_retransmit_once(struct kunit *test)
 /* The peer's answer to a retransmission of a PSN it already had. */
 static void sack_dup(struct tf *f, u32 cum, u64 bitmap, u32 psn)
 {
-	struct mrc_hdrs s = {
-		.opcode = MRC_OP_SACK,
-		.dqpn = f->qp->ibqp.qp_num,
-		.psn = psn,
-		.sack = {
-			.flags = MRC_SACK_F_DUP | MRC_SACK_F_RTX,
-			.cum_psn = cum,
-			.sack_psn = cum,
-			.bitmap = bitmap,
-			.window = MRC_WINDOW_DEFAULT,
-		},
-	};
-
-	tf_sack_rcv(f, &s);
+	tf_sack(f, psn, MRC_SACK_F_DUP | MRC_SACK_F_RTX, cum, bitmap);
 }
 
 /*
