@@ -92,8 +92,38 @@ static struct mrc_plane *mrc_plane_find(struct mrc_net *mn,
 
 static void mrc_plane_update(struct mrc_plane *plane)
 {
-	plane->up = netif_running(plane->ndev) &&
-		    netif_carrier_ok(plane->ndev);
+	WRITE_ONCE(plane->up, plane->admin_up && netif_running(plane->ndev) &&
+		   netif_carrier_ok(plane->ndev));
+}
+
+/*
+ * Recompute the plane's state after its netdev or its admin state changed;
+ * RDMA consumers and the events group hear of a real change only.
+ */
+static void mrc_plane_refresh(struct mrc_plane *plane)
+{
+	bool up = plane->up;
+
+	mrc_plane_update(plane);
+	if (plane->up != up) {
+		mrc_ib_port_event(plane->mdev, plane->index, plane->up);
+		mrc_nl_notify_plane(plane->mdev, plane);
+	}
+}
+
+/*
+ * MRC_CMD_PLANE_SET.  Admin down is down for everything that reads
+ * plane->up, exactly as a lost carrier: the QPs' EVs on the plane go
+ * ASSUMED_BAD on their next turn and are not probed, nothing is sent on it,
+ * and the QPs carry on over the other planes.  Under RTNL and mrc_net.lock.
+ */
+void mrc_plane_set_admin(struct mrc_plane *plane, bool up)
+{
+	ASSERT_RTNL();
+	lockdep_assert_held(&mrc_net(plane->mdev->net)->lock);
+
+	plane->admin_up = up;
+	mrc_plane_refresh(plane);
 }
 
 /* Runs after a grace period: the data path reads planes under RCU. */
@@ -204,10 +234,12 @@ static bool mrc_plane_ndev_valid(const struct mrc_plane_req *req,
 int mrc_dev_new(struct net *net, const char *name,
 		const struct nlattr *name_attr,
 		const struct mrc_plane_req *reqs, unsigned int nreqs,
+		struct nlattr **prof_attrs,
 		struct mrc_device **out, struct netlink_ext_ack *extack)
 {
 	struct mrc_plane *planes[MRC_MAX_PLANES] = {};
 	struct mrc_net *mn = mrc_net(net);
+	struct mrc_dev_prof prof;
 	struct mrc_device *mdev;
 	unsigned int i;
 	int err;
@@ -256,6 +288,9 @@ int mrc_dev_new(struct net *net, const char *name,
 			goto err_unlock;
 		}
 	}
+	err = mrc_dev_prof_resolve(mn, prof_attrs, NULL, &prof, extack);
+	if (err)
+		goto err_unlock;
 	/* Dumps resume by index, so an index must never come back. */
 	if (mn->next_index == U32_MAX) {
 		NL_SET_ERR_MSG(extack, "device index space exhausted");
@@ -274,6 +309,8 @@ int mrc_dev_new(struct net *net, const char *name,
 	xa_init_flags(&mdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC1);
 	strscpy(mdev->name, name, sizeof(mdev->name));
+	spin_lock_init(&mdev->prof_lock);
+	mdev->prof = prof;
 	for (i = 0; i < nreqs; i++) {
 		struct mrc_plane *plane = planes[i];
 
@@ -282,6 +319,7 @@ int mrc_dev_new(struct net *net, const char *name,
 		plane->ndev = reqs[i].ndev;
 		netdev_hold(plane->ndev, &plane->tracker, GFP_KERNEL);
 		strscpy(plane->ifname, plane->ndev->name, sizeof(plane->ifname));
+		plane->admin_up = true;
 		mrc_plane_update(plane);
 		RCU_INIT_POINTER(mdev->planes[i], plane);
 		mdev->nplanes++;
@@ -343,7 +381,6 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 	struct mrc_plane *plane;
 	struct mrc_device *mdev;
 	struct mrc_net *mn;
-	bool up;
 
 	switch (event) {
 	case NETDEV_UP:
@@ -399,12 +436,7 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 			mdev->doomed = true;
 		break;
 	default:
-		up = plane->up;
-		mrc_plane_update(plane);
-		if (plane->up != up) {
-			mrc_ib_port_event(mdev, plane->index, plane->up);
-			mrc_nl_notify_plane(mdev, plane);
-		}
+		mrc_plane_refresh(plane);
 		break;
 	}
 out:
@@ -484,7 +516,7 @@ static int mrc_rdma_newlink(const char *ibdev_name, struct net_device *ndev)
 		err = -ENODEV;
 	} else {
 		err = mrc_dev_new(dev_net(ndev), ibdev_name, NULL, &req, 1,
-				  &mdev, &extack);
+				  NULL, &mdev, &extack);
 	}
 	rtnl_unlock();
 	if (!err)

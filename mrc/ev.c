@@ -43,8 +43,17 @@ static bool mrc_ev_plane_up(struct mrc_qp *qp, u8 pl)
 	return up;
 }
 
+/*
+ * Entering ASSUMED_BAD and coming back from it to GOOD are reported to the
+ * controller; SKIP lasts one turn and DENIED is the controller's own doing.
+ */
 static void mrc_ev_set_state(struct mrc_qp *qp, struct mrc_ev *ev, u8 state)
 {
+	bool report = state == MRC_EV_STATE_ASSUMED_BAD ?
+		      ev->state != state :
+		      state == MRC_EV_STATE_GOOD &&
+		      ev->state == MRC_EV_STATE_ASSUMED_BAD;
+
 	trace_mrc_ev_state(qp->ibqp.qp_num, ev->value, ev->state, state);
 	ev->state = state;
 	ev->changed = ktime_get();
@@ -53,6 +62,8 @@ static void mrc_ev_set_state(struct mrc_qp *qp, struct mrc_ev *ev, u8 state)
 		ev->probe_ms = MRC_EV_PROBE_MIN_MS;
 		ev->probe_at = jiffies + msecs_to_jiffies(ev->probe_ms);
 	}
+	if (report)
+		mrc_event_ev(qp, ev);
 }
 
 /* The probe timer fires by @when, or earlier if it was due earlier. */
@@ -91,7 +102,8 @@ static void mrc_ev_shuffle(struct mrc_evset *s)
  * Takes the next GOOD slot of the rotation.  A slot on a plane that went
  * down is marked ASSUMED_BAD on the way, so a dead plane costs one step per
  * slot once.  With no GOOD slot at all the packet still goes somewhere: the
- * next slot in the rotation, and the retransmit timer covers it.
+ * next slot in the rotation the controller has not denied, and the
+ * retransmit timer covers it.  A DENIED slot is never taken.
  *
  * Return: the slot, or -1 when the QP has no paths yet.
  */
@@ -121,10 +133,10 @@ int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
 		}
 		slot = s->order[s->cursor++];
 		ev = &s->ev[slot];
-		if (any < 0)
-			any = slot;
 		if (ev->state == MRC_EV_STATE_DENIED)
 			continue;
+		if (any < 0)
+			any = slot;
 		/*
 		 * Without a GOOD slot, a suspected path on a live plane other
 		 * than the one to avoid beats one on a dead plane.
@@ -326,6 +338,8 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
 		e->tx_seq = 0;
 		e->acked_seq = 0;
 		mrc_ev_set_state(qp, e, MRC_EV_STATE_GOOD);
+		/* A new EV in the slot: the controller hears of it as GOOD. */
+		mrc_event_ev(qp, e);
 	} else {
 		mrc_ev_set_state(qp, e, MRC_EV_STATE_ASSUMED_BAD);
 	}
@@ -396,7 +410,7 @@ static void mrc_ev_probe_answered(struct mrc_qp *qp, u32 ref_ev)
 		    ++r->probe_ok < MRC_EV_PROBE_OK)
 			continue;
 		r->used = 0;
-		if (s->nbackup[pl] < MRC_EV_BACKUP)
+		if (s->nbackup[pl] < s->max_backup)
 			s->backup[pl][s->nbackup[pl]++] = r->entropy;
 		mrc_count(qp->mdev, pl, MRC_CNT_EV_RECOVERED, 1);
 	}
@@ -426,9 +440,77 @@ void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe)
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_verdict);
 
-/* Queue one probe on @value, and back its interval off for the next. */
-static void mrc_ev_probe_one(struct mrc_qp *qp, u32 value, u32 *probe_ms,
-			     unsigned long *probe_at, struct sk_buff_head *out)
+/**
+ * mrc_ev_set_states() - the controller denies or undenies slots
+ * @qp: the QP, locked
+ * @reqs: the slots and their new states, DENIED or GOOD
+ * @n: entries of @reqs
+ * @extack: where a refusal is explained
+ *
+ * All or nothing: every entry is checked before any slot changes.  A slot
+ * must exist and be listed once; undeny needs a DENIED slot (it becomes
+ * GOOD, and the rotation may take it at once); deny of a DENIED slot
+ * changes nothing.  The QP must keep at least one slot that is not DENIED,
+ * so that its packets always have a path the controller allows.  The data
+ * path leaves DENIED slots alone: it neither picks, retires, skips nor
+ * probes them, and min_active counts GOOD slots only.
+ *
+ * Return: 0, -ERANGE (no such slot), -EINVAL (listed twice, undeny of a slot
+ * that is not DENIED) or -EBUSY (no usable slot would be left).
+ */
+int mrc_ev_set_states(struct mrc_qp *qp, const struct mrc_ev_req *reqs, u32 n,
+		      struct netlink_ext_ack *extack)
+{
+	DECLARE_BITMAP(seen, MRC_EV_MAX);
+	struct mrc_evset *s = qp->evs;
+	u32 i, usable = 0;
+	u8 cur;
+
+	lockdep_assert_held(&qp->lock);
+	bitmap_zero(seen, MRC_EV_MAX);
+	for (i = 0; s && i < s->n; i++)
+		usable += s->ev[i].state != MRC_EV_STATE_DENIED;
+	for (i = 0; i < n; i++) {
+		if (!s || reqs[i].slot >= s->n) {
+			NL_SET_ERR_MSG_ATTR(extack, reqs[i].attr,
+					    "EV slot is beyond the QP's EV count");
+			return -ERANGE;
+		}
+		if (__test_and_set_bit(reqs[i].slot, seen)) {
+			NL_SET_ERR_MSG_ATTR(extack, reqs[i].attr,
+					    "EV slot listed twice");
+			return -EINVAL;
+		}
+		cur = s->ev[reqs[i].slot].state;
+		if (reqs[i].state == MRC_EV_STATE_GOOD) {
+			if (cur != MRC_EV_STATE_DENIED) {
+				NL_SET_ERR_MSG_ATTR(extack, reqs[i].attr,
+						    "EV is not denied");
+				return -EINVAL;
+			}
+			usable++;
+		} else if (cur != MRC_EV_STATE_DENIED) {
+			usable--;
+		}
+	}
+	if (!usable) {
+		NL_SET_ERR_MSG(extack,
+			       "denying these EVs would leave the QP without an allowed EV");
+		return -EBUSY;
+	}
+	for (i = 0; i < n; i++) {
+		struct mrc_ev *e = &s->ev[reqs[i].slot];
+
+		if (e->state != reqs[i].state)
+			mrc_ev_set_state(qp, e, reqs[i].state);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_set_states);
+
+/* A probe on @value carrying @token, counted; false when out of memory. */
+static bool mrc_ev_probe_queue(struct mrc_qp *qp, u32 value, u64 token,
+			       struct sk_buff_head *out)
 {
 	struct mrc_hdrs c = {};
 	struct sk_buff *skb;
@@ -437,15 +519,94 @@ static void mrc_ev_probe_one(struct mrc_qp *qp, u32 value, u32 *probe_ms,
 	c.dqpn = qp->attr.dest_qp_num;
 	c.psn = qp->req.psn_una;
 	c.ev = value;
-	c.probe.token = ktime_get_ns();
+	c.probe.token = token;
 	skb = mrc_rel_ctl_skb(qp, &c);
-	if (skb) {
-		__skb_queue_tail(out, skb);
-		mrc_count(qp->mdev, mrc_ev_plane(value), MRC_CNT_EV_PROBES, 1);
-	}
+	if (!skb)
+		return false;
+	__skb_queue_tail(out, skb);
+	mrc_count(qp->mdev, mrc_ev_plane(value), MRC_CNT_EV_PROBES, 1);
+	return true;
+}
+
+/* Queue one probe on @value, and back its interval off for the next. */
+static void mrc_ev_probe_one(struct mrc_qp *qp, u32 value, u32 *probe_ms,
+			     unsigned long *probe_at, struct sk_buff_head *out)
+{
+	mrc_ev_probe_queue(qp, value, ktime_get_ns(), out);
 	*probe_ms = min(*probe_ms * 2, (u32)MRC_EV_PROBE_MAX_MS);
 	*probe_at = jiffies + msecs_to_jiffies(*probe_ms);
 }
+
+/*
+ * Tokens of the controller's probes have the top bit set, which the
+ * background probes' (ktime_get_ns()) never have: an answer to one kind is
+ * never taken for the other.
+ */
+#define MRC_EV_PROBE_CTL	BIT_ULL(63)
+
+/**
+ * mrc_ev_probe_start() - send the controller's probe on one slot
+ * @qp: the QP, locked
+ * @slot: the slot of the active set whose EV to probe, whatever its state
+ * @w: the waiter, initialised; the QP keeps it until the answer, until
+ *	mrc_ev_probe_forget() or until the QP is destroyed
+ * @out: the probe packet is queued here, for the caller to send unlocked
+ *
+ * Return: 0; -EINVAL when the QP is not connected or @slot is not active,
+ * -EBUSY when another probe of the controller is in flight, -ENOMEM.
+ */
+int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
+		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out)
+{
+	struct mrc_evset *s = qp->evs;
+	u64 now = ktime_get_ns();
+
+	if (qp->dead || qp->state != IB_QPS_RTS || !s || slot >= s->n)
+		return -EINVAL;
+	if (s->waiter)
+		return -EBUSY;
+	w->value = s->ev[slot].value;
+	w->token = MRC_EV_PROBE_CTL | now;
+	if (!mrc_ev_probe_queue(qp, w->value, w->token, out))
+		return -ENOMEM;
+	s->waiter = w;
+	return 0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_probe_start);
+
+/* A probe answer (SACK with the probe flag): the controller's, if it waits. */
+void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token)
+{
+	struct mrc_ev_probe_wait *w = qp->evs ? qp->evs->waiter : NULL;
+
+	if (!w || w->token != token || w->value != ref_ev)
+		return;
+	w->rtt_ns = ktime_get_ns() - (token & ~MRC_EV_PROBE_CTL);
+	w->err = 0;
+	qp->evs->waiter = NULL;
+	complete(&w->done);
+}
+
+/*
+ * The waiter gives up (@err 0: no completion, the caller is leaving) or the
+ * QP goes away (@err -ENOENT, from mrc_destroy_qp()): either way the QP
+ * forgets @w under its lock, so nothing touches @w afterwards.
+ */
+void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
+			 int err)
+{
+	struct mrc_evset *s = qp->evs;
+
+	if (!s || !s->waiter || (w && s->waiter != w))
+		return;
+	w = s->waiter;
+	s->waiter = NULL;
+	if (err) {
+		w->err = err;
+		complete(&w->done);
+	}
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_probe_forget);
 
 /*
  * The probe timer: every ASSUMED_BAD slot and retired entropy whose time has
@@ -675,7 +836,9 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
 	s->cursor = 0;
 	s->rotation = 0;
 	s->gone_value = MRC_EV_F_UNTRACKED;
-	s->min_active = max_t(u32, s->n / 4, 1);
+	s->min_active = s->want_min_active ?
+			min_t(u32, s->want_min_active, s->n) :
+			max_t(u32, s->n / 4, 1);
 	for (i = 0; i < s->n; i++) {
 		struct mrc_ev *e = &s->ev[i];
 		u8 pl = planes[i % np];
@@ -688,7 +851,7 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
 	}
 	for (k = 0; k < np; k++) {
 		/* One at a time: each draw keeps clear of those before. */
-		for (i = 0; i < MRC_EV_BACKUP; i++) {
+		for (i = 0; i < s->max_backup; i++) {
 			spare = mrc_ev_fresh(s, planes[k], s->n);
 			s->backup[planes[k]][i] = spare;
 			s->nbackup[planes[k]] = i + 1;
@@ -698,6 +861,22 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n)
 		mrc_ev_shuffle(s);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_install);
+
+/**
+ * mrc_ev_configure() - what the next mrc_ev_install() takes from a profile
+ * @qp: the QP, locked
+ * @min_active: GOOD slots a loss may not break, 0 for a quarter of the set
+ * @backups: spare entropies per plane, at most MRC_MAX_BACKUPS
+ * @event_mask: MRC_EV_EVENT_* transitions the QP reports on the events group
+ */
+void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
+		      u32 event_mask)
+{
+	qp->evs->want_min_active = min_t(u32, min_active, MRC_EV_MAX);
+	qp->evs->max_backup = min_t(u32, backups, MRC_MAX_BACKUPS);
+	qp->evs->event_mask = event_mask;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_configure);
 
 int mrc_ev_init(struct mrc_qp *qp)
 {
@@ -709,6 +888,8 @@ int mrc_ev_init(struct mrc_qp *qp)
 	if (!s)
 		return -ENOMEM;
 	s->qp = qp;
+	s->max_backup = MRC_EV_BACKUP;
+	s->event_mask = MRC_EV_EVENTS_ALL;
 	prandom_seed_state(&s->rnd, get_random_u64());
 	timer_setup(&s->probe_timer, mrc_ev_probe_timer, 0);
 	for (i = 0; i < qp->mdev->nports; i++) {

@@ -7,6 +7,7 @@
 #ifndef _MRC_EV_H
 #define _MRC_EV_H
 
+#include <linux/completion.h>
 #include <linux/ktime.h>
 #include <linux/prandom.h>
 #include <linux/timer.h>
@@ -18,7 +19,7 @@
 
 #define MRC_EV_DEFAULT		128	/* active EVs per QP */
 #define MRC_EV_MAX		256
-#define MRC_EV_BACKUP		8	/* spare entropies per plane */
+#define MRC_EV_BACKUP		8	/* spare entropies per plane, default */
 #define MRC_EV_RETIRED		8	/* retired entropies per plane, probed */
 #define MRC_EV_PROBE_OK		2	/* probe answers that bring an EV back */
 #define MRC_EV_SUSPECT_MAX	2	/* overdue packets in a row that retire */
@@ -59,6 +60,12 @@ static inline u8 mrc_ev_slot(u32 value)
 static inline u16 mrc_ev_entropy(u32 value)
 {
 	return value & (BIT(MRC_EV_ENTROPY_BITS) - 1);
+}
+
+/* The UDP source port (host order) a packet on @value leaves with. */
+static inline u16 mrc_ev_sport(u32 value)
+{
+	return 0xc000 | mrc_ev_entropy(value);
 }
 
 /**
@@ -103,6 +110,22 @@ struct mrc_ev_spare {
 	unsigned long probe_at;
 };
 
+/**
+ * struct mrc_ev_probe_wait - a controller's probe of one EV (MRC_CMD_PROBE)
+ * @token: sent in the probe, echoed by the SACK that answers it
+ * @value: the EV probed; the answer must echo it too
+ * @rtt_ns: filled in with the answer
+ * @err: 0 when answered, -ENOENT when the QP went away first
+ * @done: completed with @err set, after the QP has forgotten the waiter
+ */
+struct mrc_ev_probe_wait {
+	u64 token;
+	u32 value;
+	u64 rtt_ns;
+	int err;
+	struct completion done;
+};
+
 /* The route of a QP on one plane: addresses derived from the QP's AV. */
 struct mrc_path {
 	struct mrc_av av;
@@ -116,6 +139,10 @@ struct mrc_path {
  * @cursor: next position in @order
  * @rotation: completed passes over @order
  * @min_active: floor of GOOD slots a loss may not break
+ * @want_min_active: @min_active asked for by the EV profile, 0 for a
+ *	quarter of the set
+ * @max_backup: spare entropies kept per plane (EV profile)
+ * @event_mask: MRC_EV_EVENT_* transitions reported (EV profile)
  * @order: rotation order, a permutation of [0, @n)
  * @ev: the active set
  * @backup: spare entropies per plane, taken when a slot is retired
@@ -129,15 +156,19 @@ struct mrc_path {
  *	acknowledged sequence, so later holes of one SACK on it still count
  * @last_retire_ns: time the last retirement took inside its caller, for
  *	the benchmark: from the loss signal to the new entropy in the slot
+ * @waiter: the controller's probe in flight, at most one per QP
  */
 struct mrc_evset {
 	u16 n;
 	u16 cursor;
 	u32 rotation;
 	u16 min_active;
+	u16 want_min_active;
+	u8 max_backup;
+	u32 event_mask;
 	u16 order[MRC_EV_MAX];
 	struct mrc_ev ev[MRC_EV_MAX];
-	u16 backup[MRC_MAX_PLANES][MRC_EV_BACKUP];
+	u16 backup[MRC_MAX_PLANES][MRC_MAX_BACKUPS];
 	u8 nbackup[MRC_MAX_PLANES];
 	struct mrc_ev_spare retired[MRC_MAX_PLANES][MRC_EV_RETIRED];
 	struct mrc_path path[MRC_MAX_PLANES];
@@ -147,10 +178,25 @@ struct mrc_evset {
 	u32 gone_value;
 	u32 gone_acked;
 	u64 last_retire_ns;
+	struct mrc_ev_probe_wait *waiter;
 };
 
 /* The GSI QP's datagrams have one path per AH and no EV set. */
 #define MRC_UD_EV	mrc_ev_untracked(0, 0)
+
+/**
+ * struct mrc_ev_req - one slot of a controller's deny/undeny request
+ * @slot: index in the active set
+ * @state: MRC_EV_STATE_DENIED (deny) or MRC_EV_STATE_GOOD (undeny)
+ * @attr: the request's MRC_A_EV nest, to point extack at
+ */
+struct mrc_ev_req {
+	u32 slot;
+	u8 state;
+	const struct nlattr *attr;
+};
+
+struct netlink_ext_ack;
 
 extern unsigned int mrc_ev_count;
 
@@ -159,6 +205,8 @@ void mrc_ev_destroy(struct mrc_qp *qp);
 void mrc_ev_stop(struct mrc_qp *qp);
 void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
 		    struct mrc_path *paths);
+void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
+		      u32 event_mask);
 void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n);
 int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane);
 void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq);
@@ -170,5 +218,12 @@ void mrc_ev_suspect(struct mrc_qp *qp, u32 ev);
 void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
 void mrc_ev_skip(struct mrc_qp *qp, u32 ev);
 u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);
+int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
+		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out);
+void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token);
+void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
+			 int err);
+int mrc_ev_set_states(struct mrc_qp *qp, const struct mrc_ev_req *reqs, u32 n,
+		      struct netlink_ext_ack *extack);
 
 #endif /* _MRC_EV_H */

@@ -50,7 +50,10 @@ struct mrc_net *mrc_net(const struct net *net);
  * @ndev: the netdev; a tracked reference is held for the plane's lifetime
  * @tracker: tracker of that reference
  * @index: position given at creation, stable until the plane goes away
- * @up: netdev running with carrier; written under RTNL and mrc_net.lock
+ * @up: netdev running with carrier and @admin_up; written under RTNL and
+ *	mrc_net.lock, read by the data path with READ_ONCE()
+ * @admin_up: the controller's admin state (MRC_CMD_PLANE_SET), up at
+ *	creation; under RTNL and mrc_net.lock
  * @ifname: copy of @ndev's name, refreshed on NETDEV_CHANGENAME, so that
  *	readers holding only mrc_net.lock never race with a rename
  */
@@ -61,98 +64,17 @@ struct mrc_plane {
 	netdevice_tracker tracker;
 	u32 index;
 	bool up;
+	bool admin_up;
 	char ifname[IFNAMSIZ];
 };
-
-/**
- * struct mrc_device - an mrc device: the RDMA device over a set of planes
- * @ib: the RDMA device; first, the struct comes from ib_alloc_device() and
- *	is freed by the RDMA core after ib_unregister_device()
- * @list: entry in mrc_net.devices, kept in increasing @index order; empty
- *	once the device has been taken out of the registry
- * @net: namespace the device and all its planes live in (not refcounted: the
- *	namespace's exit deletes the device first)
- * @index: per-namespace id, used to resume dumps
- * @name: unique name in the namespace, also the RDMA device's name
- * @nplanes: number of non-NULL entries in @planes
- * @nports: RDMA ports, one per plane given at creation (port = index + 1)
- * @registered: ib_register_device() succeeded (under mrc_net.lock)
- * @doomed: lost its last plane before it was registered; its creator
- *	unregisters it (under mrc_net.lock)
- * @planes: planes by index; an entry turns NULL when its netdev goes away
- * @gsi: the GSI QP (QP1) of each port, created by the MAD layer; under RCU
- * @qps: QPs by number, looked up under RCU by the receive path
- * @mrs: MRs by key >> 8, looked up under RCU
- * @mr_key: low byte of the next MR key, so a reused index gets a new key
- * @cnt: data path counters by plane
- * @dbg: debugfs directory (debugfs.c), once registered
- */
-struct mrc_device {
-	struct ib_device ib;
-	struct list_head list;
-	struct net *net;
-	u32 index;
-	char name[IFNAMSIZ];
-	unsigned int nplanes;
-	unsigned int nports;
-	bool registered;
-	bool doomed;
-	struct mrc_plane __rcu *planes[MRC_MAX_PLANES];
-	struct mrc_qp __rcu *gsi[MRC_MAX_PLANES];
-	struct xarray qps;
-	u32 qpn_next;
-	struct xarray mrs;
-	atomic_t mr_key;
-	struct mrc_counters cnt[MRC_MAX_PLANES];
-	struct dentry *dbg;
-};
-
-static inline struct mrc_device *to_mdev(struct ib_device *ib)
-{
-	return container_of(ib, struct mrc_device, ib);
-}
-
-/**
- * struct mrc_net - mrc state of one network namespace
- * @lock: protects everything reachable from this structure
- * @devices: mrc devices of the namespace, in increasing index order
- * @next_index: index of the next device created
- * @genid: bumped on every change of @devices, to flag interrupted dumps
- * @evprofs: EV profiles (struct mrc_evprof) by id; changed and walked only
- *	under @lock (the xarray's own spinlock adds nothing)
- * @ccprofs: CC profiles (struct mrc_ccprof) by id, the same way
- * @prof_genid: bumped on every creation and deletion of a profile, to flag
- *	interrupted profile dumps
- * @sock4: UDP tunnel socket receiving MRC over IPv4 (net.c)
- * @sock6: the same for IPv6; NULL when IPv6 is disabled
- */
-struct mrc_net {
-	struct mutex lock; /* see "Locking" above */
-	struct socket *sock4;
-	struct socket *sock6;
-	struct list_head devices;
-	u32 next_index;
-	u32 genid;
-	struct xarray evprofs;
-	struct xarray ccprofs;
-	u32 prof_genid;
-};
-
-/* Under mrc_net.lock, or RCU (then only the plane's fields are stable). */
-static inline struct mrc_plane *mrc_plane_get(const struct mrc_device *mdev,
-					      unsigned int i)
-{
-	return rcu_dereference_check(mdev->planes[i],
-				     lockdep_is_held(&mrc_net(mdev->net)->lock));
-}
 
 /*
  * Profiles
  * --------
  * Control objects of the namespace, created and changed by the controller
- * over netlink, in process context under mrc_net.lock.  QPs will name their
- * EV and CC profiles by id (the provider issue).  include/uapi/linux/mrc.h
- * documents every field, its range and default.
+ * over netlink, in process context under mrc_net.lock.  A device names an
+ * EV and a CC profile by id, and its QPs follow them (struct mrc_dev_prof).
+ * include/uapi/linux/mrc.h documents every field, its range and default.
  */
 
 /**
@@ -235,6 +157,118 @@ struct mrc_ccprof {
 #define MRC_CCPROF_ETA_DEFAULT		512
 #define MRC_CCPROF_FI_DEFAULT		4096
 
+/**
+ * struct mrc_dev_prof - what a device's QPs take from the profiles it names
+ * @evprof_id: EV profile named by the device, 0 for none
+ * @ccprof_id: CC profile, 0 for none
+ * @ev_count: active EVs per QP, 0 for the ev_count module parameter
+ * @min_active: GOOD floor per QP, 0 for a quarter of the set
+ * @backups: spare entropies per plane
+ * @event_mask: EV transitions the QPs report (MRC_EV_EVENT_*)
+ * @cc: congestion control settings
+ *
+ * A copy, so that QPs never take mrc_net.lock: it is refreshed under that
+ * lock whenever the device names other profiles or a named profile changes.
+ */
+struct mrc_dev_prof {
+	u32 evprof_id;
+	u32 ccprof_id;
+	u32 ev_count;
+	u32 min_active;
+	u32 backups;
+	u32 event_mask;
+	struct mrc_ccprof_cfg cc;
+};
+
+/**
+ * struct mrc_device - an mrc device: the RDMA device over a set of planes
+ * @ib: the RDMA device; first, the struct comes from ib_alloc_device() and
+ *	is freed by the RDMA core after ib_unregister_device()
+ * @list: entry in mrc_net.devices, kept in increasing @index order; empty
+ *	once the device has been taken out of the registry
+ * @net: namespace the device and all its planes live in (not refcounted: the
+ *	namespace's exit deletes the device first)
+ * @index: per-namespace id, used to resume dumps
+ * @name: unique name in the namespace, also the RDMA device's name
+ * @nplanes: number of non-NULL entries in @planes
+ * @nports: RDMA ports, one per plane given at creation (port = index + 1)
+ * @registered: ib_register_device() succeeded (under mrc_net.lock)
+ * @doomed: lost its last plane before it was registered; its creator
+ *	unregisters it (under mrc_net.lock)
+ * @planes: planes by index; an entry turns NULL when its netdev goes away
+ * @gsi: the GSI QP (QP1) of each port, created by the MAD layer; under RCU
+ * @qps: QPs by number, looked up under RCU by the receive path
+ * @mrs: MRs by key >> 8, looked up under RCU
+ * @mr_key: low byte of the next MR key, so a reused index gets a new key
+ * @cnt: data path counters by plane
+ * @dbg: debugfs directory (debugfs.c), once registered
+ * @qp_genid: bumped when an RC QP enters or leaves @qps, to flag
+ *	interrupted QP dumps
+ * @prof_lock: guards @prof for readers (QP creation and reset)
+ * @prof: the settings of the profiles the device names (profile.c)
+ */
+struct mrc_device {
+	struct ib_device ib;
+	struct list_head list;
+	struct net *net;
+	u32 index;
+	char name[IFNAMSIZ];
+	unsigned int nplanes;
+	unsigned int nports;
+	bool registered;
+	bool doomed;
+	struct mrc_plane __rcu *planes[MRC_MAX_PLANES];
+	struct mrc_qp __rcu *gsi[MRC_MAX_PLANES];
+	struct xarray qps;
+	u32 qpn_next;
+	struct xarray mrs;
+	atomic_t mr_key;
+	struct mrc_counters cnt[MRC_MAX_PLANES];
+	struct dentry *dbg;
+	atomic_t qp_genid;
+	spinlock_t prof_lock; /* @prof; writers hold mrc_net.lock too */
+	struct mrc_dev_prof prof;
+};
+
+static inline struct mrc_device *to_mdev(struct ib_device *ib)
+{
+	return container_of(ib, struct mrc_device, ib);
+}
+
+/**
+ * struct mrc_net - mrc state of one network namespace
+ * @lock: protects everything reachable from this structure
+ * @devices: mrc devices of the namespace, in increasing index order
+ * @next_index: index of the next device created
+ * @genid: bumped on every change of @devices, to flag interrupted dumps
+ * @evprofs: EV profiles (struct mrc_evprof) by id; changed and walked only
+ *	under @lock (the xarray's own spinlock adds nothing)
+ * @ccprofs: CC profiles (struct mrc_ccprof) by id, the same way
+ * @prof_genid: bumped on every creation and deletion of a profile, to flag
+ *	interrupted profile dumps
+ * @sock4: UDP tunnel socket receiving MRC over IPv4 (net.c)
+ * @sock6: the same for IPv6; NULL when IPv6 is disabled
+ */
+struct mrc_net {
+	struct mutex lock; /* see "Locking" above */
+	struct socket *sock4;
+	struct socket *sock6;
+	struct list_head devices;
+	u32 next_index;
+	u32 genid;
+	struct xarray evprofs;
+	struct xarray ccprofs;
+	u32 prof_genid;
+};
+
+/* Under mrc_net.lock, or RCU (then only the plane's fields are stable). */
+static inline struct mrc_plane *mrc_plane_get(const struct mrc_device *mdev,
+					      unsigned int i)
+{
+	return rcu_dereference_check(mdev->planes[i],
+				     lockdep_is_held(&mrc_net(mdev->net)->lock));
+}
+
 /* Limits of the CC parameters, shared by the netlink policy and the checks. */
 #define MRC_CCPROF_US_MAX		1000000
 #define MRC_CCPROF_CWND_MIN		256
@@ -270,10 +304,12 @@ struct mrc_device *mrc_dev_find(struct mrc_net *mn, const char *name);
 int mrc_dev_new(struct net *net, const char *name,
 		const struct nlattr *name_attr,
 		const struct mrc_plane_req *reqs, unsigned int nreqs,
+		struct nlattr **prof_attrs,
 		struct mrc_device **out, struct netlink_ext_ack *extack);
 int mrc_dev_register(struct mrc_device *mdev, struct netlink_ext_ack *extack);
 int mrc_dev_del(struct mrc_net *mn, const char *name,
 		const struct nlattr *name_attr, struct netlink_ext_ack *extack);
+void mrc_plane_set_admin(struct mrc_plane *plane, bool up);
 
 /* profile.c: pure checks, usable without locks (and from KUnit) */
 u32 mrc_evprof_min_active_default(u32 ev_count);
@@ -306,11 +342,37 @@ int mrc_ccprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
 		     struct netlink_ext_ack *extack);
 int mrc_evprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
 int mrc_ccprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
+void mrc_dev_prof_defaults(struct mrc_dev_prof *p);
+int mrc_dev_prof_resolve(struct mrc_net *mn, struct nlattr **attrs,
+			 const struct mrc_dev_prof *cur,
+			 struct mrc_dev_prof *next,
+			 struct netlink_ext_ack *extack);
+void mrc_dev_prof_set(struct mrc_device *mdev,
+		      const struct mrc_dev_prof *prof);
+void mrc_dev_prof_get(struct mrc_device *mdev, struct mrc_dev_prof *prof);
 
 /* netlink.c */
 int mrc_genl_init(void);
 void mrc_genl_exit(void);
 void mrc_nl_notify_plane(const struct mrc_device *mdev,
 			 const struct mrc_plane *plane);
+bool mrc_nl_has_listeners(struct net *net);
+void *mrc_nl_event_put(struct sk_buff *msg, u8 cmd);
+void mrc_nl_event_send(struct net *net, struct sk_buff *msg);
+
+/* netlink_event.c: EV and QP notifications from the data path */
+void mrc_event_ev(struct mrc_qp *qp, const struct mrc_ev *ev);
+void mrc_event_qp_error(struct mrc_qp *qp, u8 why);
+void mrc_event_work(struct work_struct *work);
+
+/* netlink.c, for the handlers of the other netlink_*.c files */
+void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
+		     u8 cmd);
+
+/* netlink_qp.c: the QP view and EV deny/undeny */
+struct genl_info;
+int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_qp_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_nl_ev_set(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _MRC_MRC_H */

@@ -254,7 +254,7 @@ void mrc_net_seal(struct sk_buff *skb)
 /* The UDP source port carries the EV's entropy: what ECMP hashes on. */
 static __be16 mrc_net_sport(u32 ev)
 {
-	return htons(0xc000 | mrc_ev_entropy(ev));
+	return htons(mrc_ev_sport(ev));
 }
 
 /* Every MRC packet is ECN-capable: CE marks steer the sender off a path. */

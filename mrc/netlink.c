@@ -31,6 +31,7 @@ static const struct nla_policy mrc_plane_policy[MRC_A_PLANE_MAX + 1] = {
 						      &mrc_ifindex_range),
 	[MRC_A_PLANE_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[MRC_A_PLANE_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_PLANE_STATE_UP),
+	[MRC_A_PLANE_ADMIN] = NLA_POLICY_MAX(NLA_U8, MRC_PLANE_ADMIN_UP),
 };
 
 static const struct nla_policy mrc_planes_policy[MRC_A_PLANES_MAX + 1] = {
@@ -122,12 +123,54 @@ static const struct nla_policy mrc_ccprof_policy[MRC_A_CCPROF_MAX + 1] = {
 	[MRC_A_CCPROF_FI] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_cc_fi_range),
 };
 
+/*
+ * QP view and EV deny/undeny (netlink_qp.c).  Only the input attributes have
+ * entries; a state outside the enum is out of range, GOOD and DENIED are
+ * the only ones EV_SET accepts (checked by the handler).
+ */
+static struct netlink_range_validation mrc_qpn_range = {
+	.min = 0,
+	.max = MRC_MAX_QPN,
+};
+
+static const struct nla_policy mrc_ev_policy[MRC_A_EV_MAX + 1] = {
+	[MRC_A_EV_SLOT] = NLA_POLICY_MAX(NLA_U32, MRC_MAX_EVS - 1),
+	[MRC_A_EV_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_EV_STATE_DENIED),
+};
+
+static const struct nla_policy mrc_evs_policy[MRC_A_EVS_MAX + 1] = {
+	[MRC_A_EV] = NLA_POLICY_NESTED(mrc_ev_policy),
+};
+
+static const struct nla_policy mrc_qp_policy[MRC_A_QP_MAX + 1] = {
+	[MRC_A_QP_NUM] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_qpn_range),
+	[MRC_A_QP_EVS] = NLA_POLICY_NESTED(mrc_evs_policy),
+};
+
+static struct netlink_range_validation mrc_probe_timeout_range = {
+	.min = 1,
+	.max = MRC_PROBE_TIMEOUT_MS_MAX,
+};
+
+/* A device names a profile by id, or none with 0. */
+static struct netlink_range_validation mrc_dev_prof_id_range = {
+	.min = 0,
+	.max = MRC_PROFILE_ID_MAX,
+};
+
 /* Attributes that are only ever sent by the kernel have no entry: rejected. */
 static const struct nla_policy mrc_policy[MRC_A_MAX + 1] = {
 	[MRC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[MRC_A_DEV_PLANES] = NLA_POLICY_NESTED(mrc_planes_policy),
 	[MRC_A_EVPROF] = NLA_POLICY_NESTED(mrc_evprof_policy),
 	[MRC_A_CCPROF] = NLA_POLICY_NESTED(mrc_ccprof_policy),
+	[MRC_A_DEV_EVPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &mrc_dev_prof_id_range),
+	[MRC_A_DEV_CCPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &mrc_dev_prof_id_range),
+	[MRC_A_QP] = NLA_POLICY_NESTED(mrc_qp_policy),
+	[MRC_A_PROBE_TIMEOUT_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &mrc_probe_timeout_range),
 };
 
 static struct genl_family mrc_genl_family;
@@ -174,7 +217,10 @@ static int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane)
 	    nla_put_u32(skb, MRC_A_PLANE_IFINDEX, plane->ndev->ifindex) ||
 	    nla_put_string(skb, MRC_A_PLANE_IFNAME, plane->ifname) ||
 	    nla_put_u8(skb, MRC_A_PLANE_STATE,
-		       plane->up ? MRC_PLANE_STATE_UP : MRC_PLANE_STATE_DOWN)) {
+		       plane->up ? MRC_PLANE_STATE_UP : MRC_PLANE_STATE_DOWN) ||
+	    nla_put_u8(skb, MRC_A_PLANE_ADMIN,
+		       plane->admin_up ? MRC_PLANE_ADMIN_UP :
+					 MRC_PLANE_ADMIN_DOWN)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -200,7 +246,9 @@ static int mrc_nl_put_dev(struct sk_buff *skb, const struct mrc_device *mdev,
 		genl_dump_check_consistent(cb, hdr);
 
 	if (nla_put_string(skb, MRC_A_DEV_NAME, mdev->name) ||
-	    nla_put_u32(skb, MRC_A_DEV_INDEX, mdev->index))
+	    nla_put_u32(skb, MRC_A_DEV_INDEX, mdev->index) ||
+	    nla_put_u32(skb, MRC_A_DEV_EVPROF_ID, mdev->prof.evprof_id) ||
+	    nla_put_u32(skb, MRC_A_DEV_CCPROF_ID, mdev->prof.ccprof_id))
 		goto cancel;
 
 	planes = nla_nest_start(skb, MRC_A_DEV_PLANES);
@@ -319,6 +367,11 @@ static int mrc_nl_parse_planes(struct net *net, const struct nlattr *planes,
 					    "plane index and state are set by the kernel");
 			return -EINVAL;
 		}
+		if (tb[MRC_A_PLANE_ADMIN]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_PLANE_ADMIN],
+					    "a new plane starts admin up; change it with PLANE_SET");
+			return -EINVAL;
+		}
 		if (!tb[MRC_A_PLANE_IFINDEX] && !tb[MRC_A_PLANE_IFNAME]) {
 			NL_SET_ERR_MSG_ATTR(extack, nla,
 					    "plane needs an ifindex or an ifname");
@@ -390,7 +443,7 @@ static int mrc_nl_dev_new(struct sk_buff *skb, struct genl_info *info)
 				  &nreqs, info->extack);
 	if (!err)
 		err = mrc_dev_new(net, nla_data(name_attr), name_attr, reqs,
-				  nreqs, &mdev, info->extack);
+				  nreqs, info->attrs, &mdev, info->extack);
 	rtnl_unlock();
 	if (err)
 		return err;
@@ -408,6 +461,246 @@ static int mrc_nl_dev_del(struct sk_buff *skb, struct genl_info *info)
 	}
 	/* Dropping netdev references needs no RTNL. */
 	return mrc_dev_del(mn, nla_data(name_attr), name_attr, info->extack);
+}
+
+/*
+ * Names other profiles: the device's QPs follow them from their next reset
+ * (CC) or their next path set (EV), as when a named profile changes.
+ */
+static int mrc_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
+	struct mrc_device *mdev;
+	struct mrc_dev_prof prof;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "missing device name");
+		return -EINVAL;
+	}
+	if (!info->attrs[MRC_A_DEV_EVPROF_ID] &&
+	    !info->attrs[MRC_A_DEV_CCPROF_ID]) {
+		NL_SET_ERR_MSG(info->extack, "nothing to change");
+		return -EINVAL;
+	}
+
+	mutex_lock(&mn->lock);
+	mdev = mrc_dev_find(mn, nla_data(name_attr));
+	if (!mdev || !mdev->registered) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+				    "no such mrc device");
+		err = -ENODEV;
+	} else {
+		err = mrc_dev_prof_resolve(mn, info->attrs, &mdev->prof, &prof,
+					   info->extack);
+		if (!err)
+			mrc_dev_prof_set(mdev, &prof);
+	}
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+/* ---- EV probes --------------------------------------------------------- */
+
+/* What MRC_CMD_PROBE asks for, from its attributes. */
+struct mrc_nl_probe_req {
+	const struct nlattr *name_attr;
+	u32 qpn;
+	u32 slot;
+	u32 timeout_ms;
+};
+
+static int mrc_nl_probe_parse(struct genl_info *info,
+			      struct mrc_nl_probe_req *req)
+{
+	struct nlattr *qtb[MRC_A_QP_MAX + 1], *etb[MRC_A_EV_MAX + 1];
+	struct netlink_ext_ack *extack = info->extack;
+	const struct nlattr *ev = NULL, *nla;
+	int rem, err;
+
+	req->name_attr = info->attrs[MRC_A_DEV_NAME];
+	if (!req->name_attr) {
+		NL_SET_ERR_MSG(extack, "missing device name");
+		return -EINVAL;
+	}
+	if (!info->attrs[MRC_A_QP]) {
+		NL_SET_ERR_MSG(extack, "missing QP attributes");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(qtb, MRC_A_QP_MAX, info->attrs[MRC_A_QP],
+			       mrc_qp_policy, extack);
+	if (err)
+		return err;
+	if (!qtb[MRC_A_QP_NUM]) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[MRC_A_QP],
+				    "missing QP number");
+		return -EINVAL;
+	}
+	req->qpn = nla_get_u32(qtb[MRC_A_QP_NUM]);
+	if (qtb[MRC_A_QP_EVS]) {
+		nla_for_each_nested(nla, qtb[MRC_A_QP_EVS], rem) {
+			if (ev) {
+				NL_SET_ERR_MSG_ATTR(extack, nla,
+						    "one probe names one EV");
+				return -EINVAL;
+			}
+			ev = nla;
+		}
+	}
+	if (!ev) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[MRC_A_QP],
+				    "missing EV to probe");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(etb, MRC_A_EV_MAX, ev, mrc_ev_policy, extack);
+	if (err)
+		return err;
+	if (!etb[MRC_A_EV_SLOT]) {
+		NL_SET_ERR_MSG_ATTR(extack, ev, "missing EV slot");
+		return -EINVAL;
+	}
+	req->slot = nla_get_u32(etb[MRC_A_EV_SLOT]);
+	req->timeout_ms = MRC_PROBE_TIMEOUT_MS_DEFAULT;
+	if (info->attrs[MRC_A_PROBE_TIMEOUT_MS])
+		req->timeout_ms = nla_get_u32(info->attrs[MRC_A_PROBE_TIMEOUT_MS]);
+	return 0;
+}
+
+/*
+ * Sends the probe, or forgets the waiter when @start is false.  QPs are only
+ * safe under RCU, and a device only under mrc_net.lock: neither can be held
+ * while the caller sleeps, so each step finds the QP again by name and
+ * number.  A QP destroyed meanwhile has completed the waiter itself
+ * (mrc_destroy_qp()); another QP found under the same number simply does not
+ * hold @w, and mrc_ev_probe_forget() leaves it alone.
+ */
+static int mrc_nl_probe_qp(struct mrc_net *mn, const struct mrc_nl_probe_req *req,
+			   struct mrc_ev_probe_wait *w, bool start,
+			   struct netlink_ext_ack *extack)
+{
+	struct mrc_device *mdev;
+	struct sk_buff_head out;
+	struct mrc_qp *qp;
+	int err = 0;
+
+	__skb_queue_head_init(&out);
+	mutex_lock(&mn->lock);
+	mdev = mrc_dev_find(mn, nla_data(req->name_attr));
+	if (!mdev || !mdev->registered) {
+		mutex_unlock(&mn->lock);
+		NL_SET_ERR_MSG_ATTR(extack, req->name_attr,
+				    "no such mrc device");
+		return -ENODEV;
+	}
+	rcu_read_lock();
+	qp = mrc_qp_lookup(mdev, req->qpn);
+	if (!qp) {
+		err = -ENOENT;
+		NL_SET_ERR_MSG(extack, "no such QP");
+	} else if (!start) {
+		spin_lock_bh(&qp->lock);
+		mrc_ev_probe_forget(qp, w, 0);
+		spin_unlock_bh(&qp->lock);
+	} else {
+		spin_lock_bh(&qp->lock);
+		if (qp->evs && qp->evs->n && req->slot >= qp->evs->n)
+			err = -ERANGE;
+		else
+			err = mrc_ev_probe_start(qp, req->slot, w, &out);
+		spin_unlock_bh(&qp->lock);
+		if (err == -ERANGE)
+			NL_SET_ERR_MSG(extack, "EV slot beyond the QP's active set");
+		else if (err == -EINVAL)
+			NL_SET_ERR_MSG(extack, "QP is not connected (RTS)");
+		else if (err == -EBUSY)
+			NL_SET_ERR_MSG(extack, "another probe of this QP is in flight");
+		mrc_net_xmit(qp, &out);
+	}
+	rcu_read_unlock();
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+static int mrc_nl_probe_reply(struct genl_info *info,
+			      const struct mrc_nl_probe_req *req,
+			      const struct mrc_ev_probe_wait *w)
+{
+	struct nlattr *qp, *evs, *ev;
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &mrc_genl_family, 0, MRC_CMD_PROBE);
+	if (!hdr)
+		goto nomem;
+	if (nla_put_string(msg, MRC_A_DEV_NAME, nla_data(req->name_attr)) ||
+	    nla_put_u64_64bit(msg, MRC_A_PROBE_RTT_NS, w->rtt_ns, MRC_A_PAD))
+		goto nomem;
+	qp = nla_nest_start(msg, MRC_A_QP);
+	if (!qp || nla_put_u32(msg, MRC_A_QP_NUM, req->qpn))
+		goto nomem;
+	evs = nla_nest_start(msg, MRC_A_QP_EVS);
+	if (!evs)
+		goto nomem;
+	ev = nla_nest_start(msg, MRC_A_EV);
+	if (!ev || nla_put_u32(msg, MRC_A_EV_SLOT, req->slot) ||
+	    nla_put_u32(msg, MRC_A_EV_VALUE, w->value) ||
+	    nla_put_u32(msg, MRC_A_EV_PLANE, mrc_ev_plane(w->value)) ||
+	    nla_put_u32(msg, MRC_A_EV_ENTROPY, mrc_ev_sport(w->value)))
+		goto nomem;
+	nla_nest_end(msg, ev);
+	nla_nest_end(msg, evs);
+	nla_nest_end(msg, qp);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+nomem:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/*
+ * One probe on one EV of a connected QP, answered by the peer's SACK: the
+ * controller learns whether that path works and its round trip now, without
+ * data and whatever the EV's state.  Sleeps until the answer or the timeout.
+ */
+static int mrc_nl_probe(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct mrc_ev_probe_wait w = {};
+	struct mrc_nl_probe_req req;
+	unsigned long timeout;
+	long left;
+	int err;
+
+	err = mrc_nl_probe_parse(info, &req);
+	if (err)
+		return err;
+	init_completion(&w.done);
+	err = mrc_nl_probe_qp(mn, &req, &w, true, info->extack);
+	if (err)
+		return err;
+
+	timeout = msecs_to_jiffies(req.timeout_ms);
+	left = wait_for_completion_interruptible_timeout(&w.done, timeout);
+	if (left <= 0) {
+		/* Not answered in time: make the QP forget @w first. */
+		mrc_nl_probe_qp(mn, &req, &w, false, NULL);
+		if (!try_wait_for_completion(&w.done)) {
+			if (left < 0)
+				return -EINTR;
+			NL_SET_ERR_MSG(info->extack, "no answer within the timeout");
+			return -ETIMEDOUT;
+		}
+	}
+	if (w.err) {
+		NL_SET_ERR_MSG(info->extack, "QP destroyed before the answer");
+		return w.err;
+	}
+	return mrc_nl_probe_reply(info, &req, &w);
 }
 
 /* ---- EV and CC profiles ------------------------------------------------ */
@@ -772,6 +1065,119 @@ static int mrc_nl_ccprof_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/* ---- plane admin state ------------------------------------------------ */
+
+/* One plane of a PLANE_SET request, checked before any is applied. */
+struct mrc_nl_plane_admin {
+	struct mrc_plane *plane;
+	bool up;
+};
+
+/*
+ * Fills @set from MRC_A_DEV_PLANES; under RTNL and mrc_net.lock, so the
+ * planes found stay until they are applied.  A plane listed twice takes the
+ * last admin state given.
+ */
+static int mrc_nl_parse_plane_admin(struct mrc_device *mdev,
+				    const struct nlattr *planes,
+				    struct mrc_nl_plane_admin *set,
+				    unsigned int *nset,
+				    struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[MRC_A_PLANE_MAX + 1];
+	const struct nlattr *nla;
+	struct mrc_plane *plane;
+	unsigned int n = 0;
+	int rem, err;
+
+	nla_for_each_nested(nla, planes, rem) {
+		if (n == MRC_MAX_PLANES) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "too many planes");
+			return -E2BIG;
+		}
+		err = nla_parse_nested(tb, MRC_A_PLANE_MAX, nla,
+				       mrc_plane_policy, extack);
+		if (err)
+			return err;
+		if (tb[MRC_A_PLANE_IFINDEX] || tb[MRC_A_PLANE_IFNAME] ||
+		    tb[MRC_A_PLANE_STATE]) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "only the plane admin state can be set");
+			return -EINVAL;
+		}
+		if (!tb[MRC_A_PLANE_INDEX]) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "missing plane index");
+			return -EINVAL;
+		}
+		if (!tb[MRC_A_PLANE_ADMIN]) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "missing plane admin state");
+			return -EINVAL;
+		}
+		plane = mrc_plane_get(mdev, nla_get_u32(tb[MRC_A_PLANE_INDEX]));
+		if (!plane) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_PLANE_INDEX],
+					    "no such plane");
+			return -ENOENT;
+		}
+		set[n].plane = plane;
+		set[n].up = nla_get_u8(tb[MRC_A_PLANE_ADMIN]) ==
+			    MRC_PLANE_ADMIN_UP;
+		n++;
+	}
+	if (!n) {
+		NL_SET_ERR_MSG_ATTR(extack, planes,
+				    "at least one plane is required");
+		return -EINVAL;
+	}
+	*nset = n;
+	return 0;
+}
+
+/*
+ * All planes of the request or none: every one is checked first.  Setting
+ * the admin state a plane already has changes nothing and succeeds.
+ */
+static int mrc_nl_plane_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
+	struct mrc_nl_plane_admin set[MRC_MAX_PLANES];
+	struct mrc_device *mdev;
+	unsigned int i, n;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "missing device name");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_PLANES)) {
+		NL_SET_ERR_MSG(info->extack, "missing plane list");
+		return -EINVAL;
+	}
+
+	/* The plane's state follows its netdev's, read under RTNL. */
+	rtnl_lock();
+	mutex_lock(&mn->lock);
+	mdev = mrc_dev_find(mn, nla_data(name_attr));
+	if (!mdev || !mdev->registered) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+				    "no such mrc device");
+		err = -ENODEV;
+		goto unlock;
+	}
+	err = mrc_nl_parse_plane_admin(mdev, info->attrs[MRC_A_DEV_PLANES],
+				       set, &n, info->extack);
+	if (err)
+		goto unlock;
+	for (i = 0; i < n; i++)
+		mrc_plane_set_admin(set[i].plane, set[i].up);
+unlock:
+	mutex_unlock(&mn->lock);
+	rtnl_unlock();
+	return err;
+}
+
 /*
  * GENL_ADMIN_PERM, not GENL_UNS_ADMIN_PERM: an mrc device will register an
  * RDMA device, a system-wide object, and "rdma link add" itself requires
@@ -795,6 +1201,16 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 	{
 		.cmd = MRC_CMD_DEV_DEL,
 		.doit = mrc_nl_dev_del,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_DEV_SET,
+		.doit = mrc_nl_dev_set,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_PROBE,
+		.doit = mrc_nl_probe,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
@@ -837,6 +1253,22 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 		.doit = mrc_nl_ccprof_del,
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = MRC_CMD_QP_GET,
+		.doit = mrc_nl_qp_get,
+		.dumpit = mrc_nl_qp_dump,
+	},
+	{
+		.cmd = MRC_CMD_EV_SET,
+		.doit = mrc_nl_ev_set,
+		.flags = GENL_ADMIN_PERM,
+	},
+	/* The controller's admin state of planes. */
+	{
+		.cmd = MRC_CMD_PLANE_SET,
+		.doit = mrc_nl_plane_set,
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
 enum mrc_genl_mcgrp {
@@ -860,6 +1292,12 @@ static struct genl_family mrc_genl_family __ro_after_init = {
 	.maxattr = MRC_A_MAX,
 	.policy = mrc_policy,
 	.netnsok = true,
+	/*
+	 * Every handler takes the locks it needs (mrc_net.lock, RTNL), and
+	 * PROBE sleeps for up to a minute: under the genetlink mutex that
+	 * would stall every other family of the system meanwhile.
+	 */
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.small_ops = mrc_genl_ops,
 	.n_small_ops = ARRAY_SIZE(mrc_genl_ops),
@@ -911,6 +1349,43 @@ free:
 	nlmsg_free(msg);
 }
 
+/* A message header of the family, for handlers that live in other files. */
+void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
+		     u8 cmd)
+{
+	return genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
+}
+
+/*
+ * EV and QP events (netlink_event.c) come from the data path, not under
+ * RTNL: they test mrc_events_on inside an RCU read section, and
+ * mrc_genl_exit() waits for those sections before the family goes.
+ */
+bool mrc_nl_has_listeners(struct net *net)
+{
+	/* KUnit's devices live in no namespace. */
+	return net && READ_ONCE(mrc_events_on) &&
+	       genl_has_listeners(&mrc_genl_family, net, MRC_MCGRP_EVENTS);
+}
+
+/* The header of a notification; NULL when @msg has no room. */
+void *mrc_nl_event_put(struct sk_buff *msg, u8 cmd)
+{
+	return genlmsg_put(msg, 0, 0, &mrc_genl_family, 0, cmd);
+}
+
+/* Sends (and consumes) a finished notification to @net's events group. */
+void mrc_nl_event_send(struct net *net, struct sk_buff *msg)
+{
+	rcu_read_lock();
+	if (READ_ONCE(mrc_events_on))
+		genlmsg_multicast_netns(&mrc_genl_family, net, msg, 0,
+					MRC_MCGRP_EVENTS, GFP_ATOMIC);
+	else
+		nlmsg_free(msg);
+	rcu_read_unlock();
+}
+
 int __init mrc_genl_init(void)
 {
 	int err;
@@ -919,7 +1394,7 @@ int __init mrc_genl_init(void)
 	if (err)
 		return err;
 	rtnl_lock();
-	mrc_events_on = true;
+	WRITE_ONCE(mrc_events_on, true);
 	rtnl_unlock();
 	return 0;
 }
@@ -927,7 +1402,9 @@ int __init mrc_genl_init(void)
 void mrc_genl_exit(void)
 {
 	rtnl_lock();
-	mrc_events_on = false;
+	WRITE_ONCE(mrc_events_on, false);
 	rtnl_unlock();
+	/* No EV or QP event is being sent after this. */
+	synchronize_rcu();
 	genl_unregister_family(&mrc_genl_family);
 }

@@ -14,6 +14,7 @@
 #include <net/net_namespace.h>
 #include <net/netlink.h>
 
+#include "ev.h"
 #include "mrc.h"
 #include "wire.h"
 
@@ -309,6 +310,178 @@ static void mrc_get_u32(struct nlattr **tb, int type, u32 *val)
 		*val = nla_get_u32(tb[type]);
 }
 
+/* ---- devices naming profiles ----------------------------------------- */
+
+/* A device that names no profile: module parameters and CC defaults. */
+void mrc_dev_prof_defaults(struct mrc_dev_prof *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->backups = MRC_EV_BACKUP;
+	p->event_mask = MRC_EV_EVENTS_ALL;
+	mrc_ccprof_defaults(&p->cc);
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_dev_prof_defaults);
+
+/* The device that names profile @id of a kind, if any; under mrc_net.lock. */
+static struct mrc_device *mrc_prof_user(struct mrc_net *mn, u32 id, bool ev)
+{
+	struct mrc_device *mdev;
+
+	list_for_each_entry(mdev, &mn->devices, list)
+		if ((ev ? mdev->prof.evprof_id : mdev->prof.ccprof_id) == id)
+			return mdev;
+	return NULL;
+}
+
+static void mrc_dev_prof_ev(struct mrc_dev_prof *p,
+			    const struct mrc_evprof_cfg *cfg)
+{
+	p->ev_count = cfg->ev_count;
+	p->min_active = cfg->min_active;
+	p->backups = cfg->backups;
+	p->event_mask = cfg->event_mask;
+}
+
+/* A named profile changed: its devices' QPs see the change from now on. */
+static void mrc_prof_refresh(struct mrc_net *mn, u32 id, bool ev,
+			     const void *cfg)
+{
+	struct mrc_device *mdev;
+	struct mrc_dev_prof p;
+
+	list_for_each_entry(mdev, &mn->devices, list) {
+		if ((ev ? mdev->prof.evprof_id : mdev->prof.ccprof_id) != id)
+			continue;
+		p = mdev->prof;
+		if (ev)
+			mrc_dev_prof_ev(&p, cfg);
+		else
+			p.cc = *(const struct mrc_ccprof_cfg *)cfg;
+		mrc_dev_prof_set(mdev, &p);
+	}
+}
+
+/*
+ * A device may only name an ONLINE profile, and a named profile stays ONLINE
+ * (the SET handlers refuse to take it offline), so that a QP always finds
+ * settings that were checked whole.  Only AUTO-mode UDP EV profiles can
+ * shape a QP's EV set so far: explicit and generated EVs need the per-QP
+ * EV programming of the SRv6 issue.
+ */
+static int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
+				  struct mrc_dev_prof *next,
+				  struct netlink_ext_ack *extack)
+{
+	struct mrc_evprof *prof;
+	u32 id = nla_get_u32(attr);
+
+	next->evprof_id = id;
+	if (!id) {
+		struct mrc_dev_prof none;
+
+		mrc_dev_prof_defaults(&none);
+		next->ev_count = none.ev_count;
+		next->min_active = none.min_active;
+		next->backups = none.backups;
+		next->event_mask = none.event_mask;
+		return 0;
+	}
+	prof = xa_load(&mn->evprofs, id);
+	if (!prof) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "no such evprofile");
+		return -ENOENT;
+	}
+	if (prof->cfg.state != MRC_PROFILE_STATE_ONLINE) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "evprofile is not online");
+		return -EINVAL;
+	}
+	if (prof->cfg.mode != MRC_EV_MODE_AUTO ||
+	    prof->cfg.format != MRC_EV_FORMAT_UDP) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "only auto-mode udp evprofiles can be named by a device so far");
+		return -EOPNOTSUPP;
+	}
+	mrc_dev_prof_ev(next, &prof->cfg);
+	return 0;
+}
+
+static int mrc_dev_prof_cc_lookup(struct mrc_net *mn, const struct nlattr *attr,
+				  struct mrc_dev_prof *next,
+				  struct netlink_ext_ack *extack)
+{
+	struct mrc_ccprof *prof;
+	u32 id = nla_get_u32(attr);
+
+	next->ccprof_id = id;
+	if (!id) {
+		mrc_ccprof_defaults(&next->cc);
+		return 0;
+	}
+	prof = xa_load(&mn->ccprofs, id);
+	if (!prof) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "no such ccprofile");
+		return -ENOENT;
+	}
+	if (prof->cfg.state != MRC_PROFILE_STATE_ONLINE) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "ccprofile is not online");
+		return -EINVAL;
+	}
+	next->cc = prof->cfg;
+	return 0;
+}
+
+/**
+ * mrc_dev_prof_resolve() - the settings a device takes from the profiles
+ *	named in a request
+ * @mn: the namespace, locked
+ * @attrs: top-level attributes; MRC_A_DEV_EVPROF_ID and MRC_A_DEV_CCPROF_ID
+ *	are used when present, NULL for none at all
+ * @cur: the device's current settings, NULL for a new device (no profiles)
+ * @next: filled in
+ * @extack: the reason of a refusal
+ *
+ * Return: 0, or the errno of the first profile that cannot be named.
+ */
+int mrc_dev_prof_resolve(struct mrc_net *mn, struct nlattr **attrs,
+			 const struct mrc_dev_prof *cur,
+			 struct mrc_dev_prof *next,
+			 struct netlink_ext_ack *extack)
+{
+	int err;
+
+	lockdep_assert_held(&mn->lock);
+
+	if (cur)
+		*next = *cur;
+	else
+		mrc_dev_prof_defaults(next);
+	if (attrs && attrs[MRC_A_DEV_EVPROF_ID]) {
+		err = mrc_dev_prof_ev_lookup(mn, attrs[MRC_A_DEV_EVPROF_ID],
+					     next, extack);
+		if (err)
+			return err;
+	}
+	if (attrs && attrs[MRC_A_DEV_CCPROF_ID])
+		return mrc_dev_prof_cc_lookup(mn, attrs[MRC_A_DEV_CCPROF_ID],
+					      next, extack);
+	return 0;
+}
+
+/* Writers hold mrc_net.lock; readers may sit under a QP's lock. */
+void mrc_dev_prof_set(struct mrc_device *mdev, const struct mrc_dev_prof *prof)
+{
+	spin_lock_bh(&mdev->prof_lock);
+	mdev->prof = *prof;
+	spin_unlock_bh(&mdev->prof_lock);
+}
+
+void mrc_dev_prof_get(struct mrc_device *mdev, struct mrc_dev_prof *prof)
+{
+	spin_lock_bh(&mdev->prof_lock);
+	*prof = mdev->prof;
+	spin_unlock_bh(&mdev->prof_lock);
+}
+
 /*
  * EVPROF_NEW (@create) or EVPROF_SET: builds the profile's next settings from
  * the current ones (or the defaults) and @tb, checks them whole, and only
@@ -384,6 +557,12 @@ int mrc_evprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
 				    prof->cfg.state, cfg.state, changed, extack);
 	if (!err)
 		err = mrc_evprof_check(&cfg, extack);
+	if (!err && !create && cfg.state != MRC_PROFILE_STATE_ONLINE &&
+	    mrc_prof_user(mn, id, true)) {
+		NL_SET_ERR_MSG_ATTR(extack, id_attr,
+				    "evprofile is named by a device, it stays online");
+		err = -EBUSY;
+	}
 	if (err)
 		goto err_free;
 
@@ -407,6 +586,7 @@ int mrc_evprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
 	if (prof->cfg.entries != cfg.entries)
 		kfree(prof->cfg.entries);
 	prof->cfg = cfg;
+	mrc_prof_refresh(mn, id, true, &prof->cfg);
 	return 0;
 
 err_free:
@@ -470,11 +650,18 @@ int mrc_ccprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
 				    extack);
 	if (!err)
 		err = mrc_ccprof_check(&cfg, extack);
+	if (!err && !create && cfg.state != MRC_PROFILE_STATE_ONLINE &&
+	    mrc_prof_user(mn, id, false)) {
+		NL_SET_ERR_MSG_ATTR(extack, id_attr,
+				    "ccprofile is named by a device, it stays online");
+		err = -EBUSY;
+	}
 	if (err)
 		return err;
 
 	if (!create) {
 		prof->cfg = cfg;
+		mrc_prof_refresh(mn, id, false, &prof->cfg);
 		return 0;
 	}
 	prof = kzalloc(sizeof(*prof), GFP_KERNEL);

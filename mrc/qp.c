@@ -44,13 +44,13 @@ static int mrc_qp_check_init(const struct ib_qp_init_attr *init)
 	return 0;
 }
 
-/* Until QPs name a CC profile (control-plane issue): the defaults. */
+/* The CC profile of the device, as it is when the QP is created or reset. */
 static void mrc_qp_cc_init(struct mrc_qp *qp)
 {
-	struct mrc_ccprof_cfg cfg;
+	struct mrc_dev_prof prof;
 
-	mrc_ccprof_defaults(&cfg);
-	mrc_cc_init(&qp->req.cc, &cfg);
+	mrc_dev_prof_get(qp->mdev, &prof);
+	mrc_cc_init(&qp->req.cc, &prof.cc);
 }
 
 static void mrc_qp_free(struct mrc_qp *qp)
@@ -122,6 +122,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	timer_setup(&qp->rtx_timer, mrc_rel_timer, 0);
 	skb_queue_head_init(&qp->ud_txq);
 	INIT_WORK(&qp->ud_work, mrc_ud_work);
+	INIT_WORK(&qp->notes.work, mrc_event_work);
 	qp->state = IB_QPS_RESET;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->mtu = 1024;
@@ -188,6 +189,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err < 0)
 		goto err_free;
 	ibqp->qp_num = qpn;
+	atomic_inc(&mdev->qp_genid);
 	return 0;
 
 err_free:
@@ -208,15 +210,21 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	spin_lock_bh(&qp->lock);
 	qp->dead = true;
+	/* A controller waiting for a probe answer hears that it never comes. */
+	mrc_ev_probe_forget(qp, NULL, -ENOENT);
 	spin_unlock_bh(&qp->lock);
 
-	if (ibqp->qp_type == IB_QPT_GSI)
+	if (ibqp->qp_type == IB_QPT_GSI) {
 		RCU_INIT_POINTER(qp->mdev->gsi[qp->attr.port_num - 1], NULL);
-	else
+	} else {
 		xa_erase(&qp->mdev->qps, ibqp->qp_num);
+		atomic_inc(&qp->mdev->qp_genid);
+	}
 	synchronize_rcu();
 	del_timer_sync(&qp->rtx_timer);
 	mrc_ev_stop(qp);
+	/* Flushed, not cancelled: the events of a QP's last moments count. */
+	flush_work(&qp->notes.work);
 	cancel_work_sync(&qp->ud_work);
 	skb_queue_purge(&qp->ud_txq);
 	mrc_qp_free(qp);
@@ -309,6 +317,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	struct mrc_qp *qp = to_mqp(ibqp);
 	struct mrc_path *paths = NULL;
 	struct mrc_av av = qp->av;
+	struct mrc_dev_prof prof = {};
 	enum ib_qp_state cur, next;
 	struct sk_buff_head out;
 	int err;
@@ -337,6 +346,8 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			if (!paths)
 				return -ENOMEM;
 			mrc_ev_resolve(qp, &av, paths);
+			/* A new path set takes the EV profile as it is now. */
+			mrc_dev_prof_get(qp->mdev, &prof);
 		}
 	}
 
@@ -361,8 +372,11 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->attr.ah_attr.grh.sgid_attr = NULL;
 		qp->av = av;
 		dst_cache_reset(&qp->dst_cache);
-		if (paths)
-			mrc_ev_install(qp, paths, mrc_ev_count);
+		if (paths) {
+			mrc_ev_configure(qp, prof.min_active, prof.backups,
+					 prof.event_mask);
+			mrc_ev_install(qp, paths, prof.ev_count ?: mrc_ev_count);
+		}
 	}
 	if (mask & IB_QP_PATH_MTU) {
 		qp->attr.path_mtu = attr->path_mtu;
@@ -500,10 +514,10 @@ void mrc_qp_flush(struct mrc_qp *qp)
 /**
  * mrc_qp_error() - move a QP to the error state because of a failure
  * @qp: the QP, locked
- * @status: completion status of the oldest outstanding send WQE, if the
- *	failure is the requester's; IB_WC_WR_FLUSH_ERR otherwise
+ * @why: the cause, as the controller's MRC_CMD_QP_EVENT reports it; the
+ *	caller has already set the failed WQE's completion status
  */
-void mrc_qp_error(struct mrc_qp *qp, enum ib_wc_status status)
+void mrc_qp_error(struct mrc_qp *qp, enum mrc_qp_error why)
 {
 	lockdep_assert_held(&qp->lock);
 
@@ -512,12 +526,7 @@ void mrc_qp_error(struct mrc_qp *qp, enum ib_wc_status status)
 	qp->state = IB_QPS_ERR;
 	qp->attr.qp_state = IB_QPS_ERR;
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_QP_ERRORS, 1);
-	if (status != IB_WC_WR_FLUSH_ERR && qp->sq.index != qp->req.send_idx) {
-		struct mrc_send_ctx *ctx = mrc_sctx(qp, qp->sq.index);
-
-		if (ctx->state != MRC_WQE_FREE)
-			ctx->status = status;
-	}
+	mrc_event_qp_error(qp, why);
 	mrc_qp_flush(qp);
 	if (qp->ibqp.event_handler) {
 		struct ib_event ev = {

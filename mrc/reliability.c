@@ -304,6 +304,8 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		   mrc_rel_rtt_sample(qp, h));
 	if (req->cc.decreases != cuts)
 		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_CC_DECREASES, 1);
+	if (h->sack.flags & MRC_SACK_F_PROBE)
+		mrc_ev_probe_done(qp, h->sack.ref_ev, h->sack.ref_ts);
 	mrc_ev_verdict(qp, h->sack.ref_ev, m, h->sack.flags & MRC_SACK_F_PROBE);
 	mrc_rel_advance(qp);
 	if (qp->state == IB_QPS_ERR)
@@ -399,7 +401,7 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			ctx->status = IB_WC_RNR_RETRY_EXC_ERR;
 			mrc_count(qp->mdev, qp->av.plane,
 				  MRC_CNT_RNR_EXCEEDED, 1);
-			mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+			mrc_qp_error(qp, MRC_QP_ERROR_RETRY_EXCEEDED);
 			return;
 		}
 		req->rnr_pending = true;
@@ -416,7 +418,9 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		break;
 	default:
 		ctx->status = mrc_rel_nack_status(h->nack.reason);
-		mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+		mrc_qp_error(qp, ctx->status == IB_WC_REM_ACCESS_ERR ?
+				 MRC_QP_ERROR_REMOTE_ACCESS :
+				 MRC_QP_ERROR_REMOTE_OP);
 		break;
 	}
 }
@@ -459,7 +463,7 @@ void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			 ctx->num_sge, slot->offset, (void *)payload,
 			 slot->len, MRC_TO_MR)) {
 		ctx->status = IB_WC_LOC_PROT_ERR;
-		mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+		mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
 		return;
 	}
 	if (h->psn != qp->req.psn_una)
@@ -530,7 +534,7 @@ void mrc_rel_timer(struct timer_list *t)
 
 		mrc_sctx(qp, slot->wqe_idx)->status = IB_WC_RETRY_EXC_ERR;
 		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RETRY_EXCEEDED, 1);
-		mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+		mrc_qp_error(qp, MRC_QP_ERROR_RETRY_EXCEEDED);
 		goto unlock;
 	}
 

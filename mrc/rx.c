@@ -114,7 +114,7 @@ static void mrc_resp_release(struct mrc_qp *qp)
 			if (m->rq_msn != r->rq_msn_done || !rctx->claimed) {
 				mrc_count(qp->mdev, qp->av.plane,
 					  MRC_CNT_RX_MALFORMED, 1);
-				mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+				mrc_qp_error(qp, MRC_QP_ERROR_OTHER);
 				return;
 			}
 			wc.wr_id = rctx->wr_id;
@@ -153,7 +153,8 @@ static void mrc_resp_fatal(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	skb = mrc_rel_nack(qp, h, reason, 0);
 	if (skb)
 		__skb_queue_tail(out, skb);
-	mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+	/* The peer's QP reports the cause; here it is just a failure. */
+	mrc_qp_error(qp, MRC_QP_ERROR_OTHER);
 }
 
 static void mrc_resp_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,

@@ -215,7 +215,7 @@ static bool mrc_req_emit(struct mrc_qp *qp, struct mrc_send_ctx *ctx,
 	if (IS_ERR(skb)) {
 		ctx->status = PTR_ERR(skb) == -EINVAL ? IB_WC_LOC_LEN_ERR :
 							IB_WC_LOC_PROT_ERR;
-		mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+		mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
 		return false;
 	}
 	if (skb)
@@ -326,7 +326,7 @@ void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out)
 			if (mrc_req_fetch(qp, req->send_idx, ctx)) {
 				ctx->state = MRC_WQE_PENDING;
 				ctx->status = IB_WC_LOC_QP_OP_ERR;
-				mrc_qp_error(qp, IB_WC_WR_FLUSH_ERR);
+				mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
 				return;
 			}
 			ctx->first_psn = req->psn_next;

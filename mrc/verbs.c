@@ -157,8 +157,8 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port,
 						  NULL;
 	if (plane) {
 		exists = true;
-		up = netif_running(plane->ndev) &&
-		     netif_carrier_ok(plane->ndev);
+		/* With the controller's admin state, as the data path sees it. */
+		up = READ_ONCE(plane->up);
 		mtu = READ_ONCE(plane->ndev->mtu);
 	}
 	rcu_read_unlock();

@@ -22,6 +22,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>
 #include <rdma/uverbs_ioctl.h>
+#include <linux/mrc.h>
 
 #include "psn.h"
 #include "wire.h"
@@ -484,6 +485,36 @@ struct mrc_resp {
 	u32 rctx_size;
 };
 
+/* An EV state change waiting for the events work: its value and new state. */
+struct mrc_ev_note {
+	u32 value;
+	u8 state;
+};
+
+/* One per slot of the largest EV set: a whole set can change at once. */
+#define MRC_EV_NOTES	256
+
+/**
+ * struct mrc_notes - events of a QP waiting to be sent (netlink_event.c)
+ * @work: sends them from process context, outside mrc_qp.lock
+ * @head: oldest entry of @ev
+ * @len: entries of @ev in use; a change that finds it full is not reported
+ * @qp_error: the QP went to the error state; @why says why (enum
+ *	mrc_qp_error) and @dest_qpn is the peer's QP then
+ * @ev: ring of EV state changes, in the order they happened
+ *
+ * Filled under mrc_qp.lock, and only while the events group has listeners.
+ */
+struct mrc_notes {
+	struct work_struct work;
+	u16 head;
+	u16 len;
+	bool qp_error;
+	u8 why;
+	u32 dest_qpn;
+	struct mrc_ev_note ev[MRC_EV_NOTES];
+};
+
 /**
  * struct mrc_qp - an RC queue pair
  * @ibqp: core part
@@ -509,6 +540,7 @@ struct mrc_resp {
  * @dst_cache: route to @av.daddr, for packets sent before paths exist
  * @ud_txq: GSI QP: datagrams waiting for @ud_work to send them
  * @ud_work: GSI QP: sends @ud_txq from process context
+ * @notes: EV and QP events for the controller, under @lock
  */
 struct mrc_qp {
 	struct ib_qp ibqp;
@@ -535,6 +567,7 @@ struct mrc_qp {
 	struct dst_cache dst_cache;
 	struct sk_buff_head ud_txq;
 	struct work_struct ud_work;
+	struct mrc_notes notes;
 };
 
 static inline struct mrc_qp *to_mqp(struct ib_qp *ibqp)
@@ -662,7 +695,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr);
 struct mrc_qp *mrc_qp_lookup(struct mrc_device *mdev, u32 qpn);
-void mrc_qp_error(struct mrc_qp *qp, enum ib_wc_status status);
+void mrc_qp_error(struct mrc_qp *qp, enum mrc_qp_error why);
 void mrc_qp_flush(struct mrc_qp *qp);
 
 /* tx.c: requester, under qp->lock; packets go on @out, sent after unlock */

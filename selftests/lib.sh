@@ -438,6 +438,53 @@ xfer_pair()
 		"$MRC_XFER" -d "$MRC_DEV2" -g "$MRC_GID2" -t "$MRC_XFER_TIMEOUT" "$@" 10.0.0.1
 }
 
+# A held pair lives through a whole scenario's checks, each an exec or three
+# (0.4 s per exec under the debug kernel): it gets more than one tool's time.
+held_limit=$((3 * MRC_TOOL_TIMEOUT))
+
+# held_start TAG ARGS...: an mrc-xfer pair in the background (server $H1, client
+# $H2, files in the test's own directory $MRC_HELD_DIR) whose QPs stay, idle,
+# after the verdict until held_release. ARGS after the common ones go to both
+# sides, except --pause (client only).
+held_start()
+{
+	local tag=$1 both=() d=$MRC_HELD_DIR
+	shift
+	while [ $# -gt 0 ] && [ "$1" != --pause ]; do both+=("$1"); shift; done
+	rm -f "$d/release"
+	ip netns exec "$H1" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV1" \
+		-g "$MRC_GID1" -t "$held_limit" --hold "$d/release" "${both[@]}" \
+		>"$d/$tag.srv" 2>&1 &
+	srv_pid=$!
+	wait_port "$H1" 18700 || return 1
+	ip netns exec "$H2" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV2" \
+		-g "$MRC_GID2" -t "$held_limit" --hold "$d/release" "${both[@]}" "$@" 10.0.0.1 \
+		>"$d/$tag.cli" 2>&1 &
+	cli_pid=$!
+}
+
+# held_done TAG: both sides printed their verdict and hold their QPs.
+held_done()
+{
+	grep -qE '^(ok|fail) ' "$MRC_HELD_DIR/$1.cli" &&
+		grep -qE '^(ok|fail) ' "$MRC_HELD_DIR/$1.srv"
+}
+
+# held_release TAG WHAT: let both sides go, and check the transfer verified.
+held_release()
+{
+	touch "$MRC_HELD_DIR/release"
+	wait "$cli_pid"
+	cli_rc=$?
+	wait "$srv_pid"
+	srv_rc=$?
+	check "$2: client and server exit status" "0 0" "$cli_rc $srv_rc"
+	check_match "$2: client verified" '^ok bytes=[0-9]+ msgs=[0-9]+ digest=' \
+		"$(cat "$MRC_HELD_DIR/$1.cli")"
+	check "$2: both sides saw the same data" "$(grep '^ok ' "$MRC_HELD_DIR/$1.cli")" \
+		"$(grep '^ok ' "$MRC_HELD_DIR/$1.srv")"
+}
+
 # check_xfer DESCRIPTION ARGS...: an mrc-xfer run that must verify on both sides, with
 # the same digest line on both.
 check_xfer()

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mrc.ko loads and unloads 20 times (2 in the debug kernel), each time with an
-# 8-plane device in each of two namespaces left in place for rmmod to clean up. Proves nothing is left behind: the
-# module and its hold on ib_core go away every time, and the plane netdevs can be
-# deleted at the end (a leaked netdev reference would hang their unregistration).
+# 8-plane device in each of two namespaces left in place for rmmod to clean up.
+# Proves nothing is left behind: the module and its hold on ib_core go away every
+# time, and the plane netdevs can be deleted at the end (a leaked netdev reference
+# would hang their unregistration).
 # RDMA device names are global, so the two devices get different names.
 . "$(dirname "$0")/lib.sh"
 

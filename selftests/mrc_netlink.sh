@@ -37,7 +37,7 @@ check "dev add over 8 planes" "0" "$rc"
 run_rc c1 dev show
 check "dev show, device line" "dev mrc0 planes 8" "$(echo "$out" | head -n 1)"
 check_match "dev show, plane line" \
-	"^    plane 3 netdev p3 ifindex [0-9]+ state up$" "$(echo "$out" | sed -n 5p)"
+	"^    plane 3 netdev p3 ifindex [0-9]+ state up admin up$" "$(echo "$out" | sed -n 5p)"
 js=$(c1 -j dev show)
 check "dev show JSON: plane netdevs in order" "p0 p1 p2 p3 p4 p5 p6 p7" \
 	"$(echo "$js" | jq -r '[.[0].planes[].netdev] | join(" ")')"
@@ -82,7 +82,7 @@ ip -n "$H1" link set p5 down
 c2 dev add mrc9 plane p6 >/dev/null
 ip -n "$H2" link set p6 down
 wait $monpid
-check "monitor sees only its own namespace" "plane dev mrc9 index 0 netdev p6 ifindex $(ip netns exec "$H2" cat /sys/class/net/p6/ifindex) state down" \
+check "monitor sees only its own namespace" "plane dev mrc9 index 0 netdev p6 ifindex $(ip netns exec "$H2" cat /sys/class/net/p6/ifindex) state down admin up" \
 	"$(cat "$mon/out2")"
 ip -n "$H1" link set p5 up
 ip -n "$H2" link set p6 up

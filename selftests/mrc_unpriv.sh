@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Every state-changing mrc netlink request is refused with EPERM to a caller without
+# Every state-changing mrc netlink request (dev add/del, plane set) is refused with EPERM to a caller without
 # CAP_NET_ADMIN (root with the capability dropped, and an ordinary user), and the
 # refused request changes nothing. The read-only version query stays open to all.
 . "$(dirname "$0")/lib.sh"
@@ -32,6 +32,11 @@ for who in nocap nobody; do
 		"Error: Operation not permitted (EPERM)" "$out"
 	check "$who: device survives the refused dev del" "mrc0" \
 		"$(ip netns exec "$H1" "$MRCCTL" -j dev show | jq -r '.[0].name')"
+	run_rc ip netns exec "$H1" "${as[@]}" "$MRCCTL" plane set dev mrc0 plane 1 admin down
+	check "$who: plane set refused with EPERM" \
+		"Error: Operation not permitted (EPERM)" "$out"
+	check "$who: plane stays admin up after the refused plane set" "up" \
+		"$(ip netns exec "$H1" "$MRCCTL" -j dev show mrc0 | jq -r '.[0].planes[1].admin')"
 	run_rc ip netns exec "$H1" "${as[@]}" timeout 20 "$MRCCTL" monitor count 1
 	check "$who: joining the events group refused with EPERM" \
 		"Error: Operation not permitted (EPERM)" "$out"

@@ -14,7 +14,10 @@
  * entropies back; and, through the real requester of tx.c and the SACK
  * handling of reliability.c, that the path of a lost packet is retired
  * inside the very call that learns of the loss, and the packet goes again
- * on another plane, as does a second one lost on the same path.
+ * on another plane, as does a second one lost on the same path.  The
+ * controller's deny and undeny are checked whole before they apply, keep
+ * one allowed slot, and a DENIED slot is never sent on, retired, skipped
+ * or probed.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -439,10 +442,20 @@ static void ev_pick_never_bad_or_denied(struct kunit *test)
 			denied);
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 
-	/* Nothing usable at all: the packet still goes somewhere. */
+	/*
+	 * Nothing GOOD: the packet still goes somewhere, but never on a slot
+	 * the controller denied.  With every slot denied (which EV_SET never
+	 * allows) it leaves untracked, on the AV's plane.
+	 */
+	for (i = 0; i < EV_N; i++)
+		if (s->ev[i].state == MRC_EV_STATE_GOOD)
+			s->ev[i].state = MRC_EV_STATE_ASSUMED_BAD;
+	for (i = 0; i < 2 * EV_N; i++)
+		KUNIT_ASSERT_EQ(test, s->ev[ev_pick_slot(f, -1)].state,
+				MRC_EV_STATE_ASSUMED_BAD);
 	for (i = 0; i < EV_N; i++)
 		s->ev[i].state = MRC_EV_STATE_DENIED;
-	ev_pick_slot(f, -1);
+	KUNIT_EXPECT_EQ(test, ev_pick(f, -1), -1);
 }
 
 /*
@@ -670,6 +683,52 @@ static void ev_retire_takes_spare(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
 }
 
+/* An EV profile's floor and backup count shape the next set, then stay. */
+static void ev_install_follows_profile(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 pl, k, old;
+
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_configure(f->qp, 5, 2, MRC_EV_EVENTS_ALL);
+	spin_unlock_bh(&f->qp->lock);
+	ev_install(f, 3 * EV_PLANES);
+	KUNIT_ASSERT_EQ(test, s->n, 3 * EV_PLANES);
+	KUNIT_EXPECT_EQ(test, s->min_active, 5);
+	for (pl = 0; pl < EV_PLANES; pl++)
+		KUNIT_EXPECT_EQ(test, s->nbackup[pl], 2);
+
+	/* Two retirements on one plane use both spares, the third probes. */
+	pl = s->ev[0].plane;
+	for (k = 0; k < 3; k++) {
+		u32 slot = k * EV_PLANES;
+
+		KUNIT_ASSERT_EQ(test, s->ev[slot].plane, pl);
+		old = s->ev[slot].value;
+		ev_retire(f, old);
+		KUNIT_EXPECT_EQ(test, s->ev[slot].state, k < 2 ?
+				MRC_EV_STATE_GOOD : MRC_EV_STATE_ASSUMED_BAD);
+		KUNIT_EXPECT_EQ(test, s->ev[slot].value != old, k < 2);
+	}
+	KUNIT_EXPECT_EQ(test, s->nbackup[pl], 0);
+
+	/* A floor above the set is the set; 0 is a quarter again. */
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_configure(f->qp, 200, MRC_MAX_BACKUPS + 1,
+			 MRC_EV_EVENTS_ALL);
+	spin_unlock_bh(&f->qp->lock);
+	ev_install(f, 16);
+	KUNIT_EXPECT_EQ(test, s->min_active, 16);
+	KUNIT_EXPECT_EQ(test, s->nbackup[0], MRC_MAX_BACKUPS);
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_configure(f->qp, 0, 0, MRC_EV_EVENTS_ALL);
+	spin_unlock_bh(&f->qp->lock);
+	ev_install(f, 16);
+	KUNIT_EXPECT_EQ(test, s->min_active, 4);
+	KUNIT_EXPECT_EQ(test, s->nbackup[0], 0);
+}
+
 static void ev_retire_without_spare_and_floor(struct kunit *test)
 {
 	struct tf *f = test->priv;
@@ -733,6 +792,121 @@ static void ev_retire_without_spare_and_floor(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_FLOOR), i);
 		KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 2);
 	}
+}
+
+static int ev_set(struct tf *f, const struct mrc_ev_req *reqs, u32 n)
+{
+	int err;
+
+	spin_lock_bh(&f->qp->lock);
+	err = mrc_ev_set_states(f->qp, reqs, n, NULL);
+	spin_unlock_bh(&f->qp->lock);
+	return err;
+}
+
+static int ev_set_one(struct tf *f, u32 slot, u8 state)
+{
+	struct mrc_ev_req req = { .slot = slot, .state = state };
+
+	return ev_set(f, &req, 1);
+}
+
+/*
+ * The controller's deny and undeny: every entry is checked before any slot
+ * changes, undeny needs a DENIED slot, deny of a DENIED one is a no-op, and
+ * the QP always keeps one slot that is not DENIED.
+ */
+static void ev_set_states_checks(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	struct mrc_ev_req *reqs;
+	u32 i;
+
+	reqs = kunit_kcalloc(test, EV_N, sizeof(*reqs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, reqs);
+
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, EV_N, MRC_EV_STATE_DENIED),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, 3, MRC_EV_STATE_GOOD), -EINVAL);
+	reqs[0] = (struct mrc_ev_req){ .slot = 3, .state = MRC_EV_STATE_DENIED };
+	reqs[1] = (struct mrc_ev_req){ .slot = 3, .state = MRC_EV_STATE_DENIED };
+	KUNIT_EXPECT_EQ(test, ev_set(f, reqs, 2), -EINVAL);
+	reqs[1].slot = EV_N + 7;
+	KUNIT_EXPECT_EQ(test, ev_set(f, reqs, 2), -ERANGE);
+	/* A refused request changed nothing, not even its valid entries. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
+			EV_N);
+
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, 3, MRC_EV_STATE_DENIED), 0);
+	KUNIT_EXPECT_EQ(test, s->ev[3].state, MRC_EV_STATE_DENIED);
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, 3, MRC_EV_STATE_DENIED), 0);
+	KUNIT_EXPECT_EQ(test, s->ev[3].state, MRC_EV_STATE_DENIED);
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, 3, MRC_EV_STATE_GOOD), 0);
+	KUNIT_EXPECT_EQ(test, s->ev[3].state, MRC_EV_STATE_GOOD);
+
+	/* All but the last slot: allowed; the last one too: refused. */
+	for (i = 0; i < EV_N - 1; i++)
+		reqs[i] = (struct mrc_ev_req){ .slot = i,
+					       .state = MRC_EV_STATE_DENIED };
+	KUNIT_EXPECT_EQ(test, ev_set(f, reqs, EV_N), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ev_set(f, reqs, EV_N - 1), 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_DENIED),
+			EV_N - 1);
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, EV_N - 1, MRC_EV_STATE_DENIED),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(test, s->ev[EV_N - 1].state, MRC_EV_STATE_GOOD);
+	/* A slot in another state still counts as allowed. */
+	s->ev[EV_N - 1].state = MRC_EV_STATE_ASSUMED_BAD;
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, EV_N - 1, MRC_EV_STATE_DENIED),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(test, ev_set_one(f, EV_N - 1, MRC_EV_STATE_GOOD),
+			-EINVAL);
+	s->ev[EV_N - 1].state = MRC_EV_STATE_GOOD;
+	/* Swapping the allowed slot in one request is fine. */
+	reqs[0] = (struct mrc_ev_req){ .slot = EV_N - 1,
+				       .state = MRC_EV_STATE_DENIED };
+	reqs[1] = (struct mrc_ev_req){ .slot = 0, .state = MRC_EV_STATE_GOOD };
+	KUNIT_EXPECT_EQ(test, ev_set(f, reqs, 2), 0);
+	KUNIT_EXPECT_EQ(test, s->ev[0].state, MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, s->ev[EV_N - 1].state, MRC_EV_STATE_DENIED);
+	for (i = 0; i < 2 * EV_N; i++)
+		KUNIT_ASSERT_EQ(test, ev_pick_slot(f, -1), 0);
+}
+
+/* Losses, congestion and probe answers never move a DENIED slot. */
+static void ev_denied_stays_denied(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 k = 9, v = s->ev[k].value, i;
+	u8 pl = s->ev[k].plane;
+	u32 spares = s->nbackup[pl];
+
+	KUNIT_ASSERT_EQ(test, ev_set_one(f, k, MRC_EV_STATE_DENIED), 0);
+	ev_retire(f, v);
+	ev_suspect(f, v);
+	ev_suspect(f, v);
+	ev_skip(f, v);
+	ev_verdict(f, v, MRC_SACK_M_ALWAYS_SKIP, false);
+	ev_verdict(f, v, MRC_SACK_M_NONE, true);
+	ev_verdict(f, v, MRC_SACK_M_NONE, true);
+	KUNIT_EXPECT_EQ(test, s->ev[k].state, MRC_EV_STATE_DENIED);
+	KUNIT_EXPECT_EQ(test, s->ev[k].value, v);
+	KUNIT_EXPECT_EQ(test, s->ev[k].retired, 0);
+	KUNIT_EXPECT_EQ(test, s->nbackup[pl], spares);
+	KUNIT_EXPECT_EQ(test, ev_retired_used(f, pl), 0);
+	/* A denied slot is not GOOD for the floor either. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
+			EV_N - 1);
+	for (i = 0; i < 2 * EV_N; i++)
+		KUNIT_ASSERT_NE(test, ev_pick_slot(f, -1), k);
+	/* Undenied, it is in the rotation again. */
+	KUNIT_ASSERT_EQ(test, ev_set_one(f, k, MRC_EV_STATE_GOOD), 0);
+	for (i = 0; i < 2 * EV_N; i++)
+		if (ev_pick_slot(f, -1) == k)
+			break;
+	KUNIT_EXPECT_LT(test, i, 2 * EV_N);
 }
 
 static void ev_loss_attribution(struct kunit *test)
@@ -987,6 +1161,94 @@ static void ev_sack(struct tf *f, u32 cum, u64 bitmap)
 	tf_sack(f, cum, 0, cum, bitmap);
 }
 
+/* The peer's answer to a probe: a SACK with the probe flag and its echo. */
+static void ev_probe_answer(struct tf *f, u32 ref_ev, u64 token)
+{
+	struct mrc_hdrs h = {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = EV_SQ_PSN,
+		.sack = {
+			.flags = MRC_SACK_F_PROBE,
+			.cum_psn = EV_SQ_PSN,
+			.sack_psn = EV_SQ_PSN,
+			.ref_ev = ref_ev,
+			.ref_ts = token,
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+
+	tf_sack_rcv(f, &h);
+}
+
+static int ev_probe_start(struct tf *f, u32 slot, struct mrc_ev_probe_wait *w)
+{
+	int err;
+
+	spin_lock_bh(&f->qp->lock);
+	err = mrc_ev_probe_start(f->qp, slot, w, &f->out);
+	spin_unlock_bh(&f->qp->lock);
+	return err;
+}
+
+/*
+ * The controller's probe (MRC_CMD_PROBE): one PROBE packet on the slot's
+ * EV, completed only by the answer echoing both its token and that EV, one
+ * at a time per QP, and completed with -ENOENT when the QP goes away.
+ */
+static void ev_controller_probe(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	struct mrc_ev_probe_wait w = {}, w2 = {};
+	struct mrc_hdrs h;
+
+	init_completion(&w.done);
+	init_completion(&w2.done);
+	KUNIT_ASSERT_EQ(test, ev_probe_start(f, 3, &w), 0);
+	tf_pop(f, &h);
+	KUNIT_EXPECT_EQ(test, h.opcode, MRC_OP_PROBE);
+	KUNIT_EXPECT_EQ(test, h.ev, s->ev[3].value);
+	KUNIT_EXPECT_EQ(test, h.probe.token, w.token);
+	KUNIT_EXPECT_TRUE(test, w.token & BIT_ULL(63));
+	KUNIT_EXPECT_EQ(test, w.value, s->ev[3].value);
+	KUNIT_EXPECT_EQ(test, ev_probe_start(f, 4, &w2), -EBUSY);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+
+	/* Another EV's echo, another token, a background probe's: ignored. */
+	ev_probe_answer(f, s->ev[4].value, w.token);
+	ev_probe_answer(f, w.value, w.token ^ 1);
+	ev_probe_answer(f, w.value, w.token & ~BIT_ULL(63));
+	KUNIT_EXPECT_FALSE(test, completion_done(&w.done));
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, &w);
+
+	ev_probe_answer(f, w.value, w.token);
+	KUNIT_EXPECT_TRUE(test, completion_done(&w.done));
+	KUNIT_EXPECT_EQ(test, w.err, 0);
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, NULL);
+	/* The clock of the token: an answer takes time. */
+	KUNIT_EXPECT_LT(test, w.rtt_ns, 10ULL * NSEC_PER_SEC);
+
+	/* A QP going away completes the waiter with -ENOENT. */
+	KUNIT_ASSERT_EQ(test, ev_probe_start(f, 4, &w2), 0);
+	tf_pop(f, &h);
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_probe_forget(f->qp, &w, 0);	/* not the waiter: no effect */
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, &w2);
+	mrc_ev_probe_forget(f->qp, NULL, -ENOENT);
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_TRUE(test, completion_done(&w2.done));
+	KUNIT_EXPECT_EQ(test, w2.err, -ENOENT);
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, NULL);
+
+	/* Only active slots of a connected QP. */
+	KUNIT_EXPECT_EQ(test, ev_probe_start(f, s->n, &w2), -EINVAL);
+	f->qp->state = IB_QPS_RTR;
+	KUNIT_EXPECT_EQ(test, ev_probe_start(f, 0, &w2), -EINVAL);
+	f->qp->state = IB_QPS_RTS;
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+}
+
 /* The WRITE of the end-to-end cases: @rot rotations of one EV per plane. */
 static void ev_spray(struct tf *f, u32 rot, u32 *ev_of)
 {
@@ -1232,6 +1494,8 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_install_splits_planes),
 	KUNIT_CASE(ev_install_spares_distinct),
 	KUNIT_CASE(ev_install_clamps_and_splits),
+	KUNIT_CASE(ev_install_follows_profile),
+	KUNIT_CASE(ev_controller_probe),
 	KUNIT_CASE(ev_pick_rotation_fair),
 	KUNIT_CASE(ev_pick_never_bad_or_denied),
 	KUNIT_CASE(ev_pick_lone_good_across_reshuffles),
@@ -1241,6 +1505,8 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_pick_fallback_live_plane),
 	KUNIT_CASE(ev_retire_takes_spare),
 	KUNIT_CASE(ev_retire_without_spare_and_floor),
+	KUNIT_CASE(ev_set_states_checks),
+	KUNIT_CASE(ev_denied_stays_denied),
 	KUNIT_CASE(ev_loss_attribution),
 	KUNIT_CASE(ev_suspect_twice_retires),
 	KUNIT_CASE(ev_skip_sits_out_one_turn),

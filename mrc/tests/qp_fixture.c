@@ -128,6 +128,8 @@ int tf_init(struct kunit *test)
 	xa_init_flags(&f->mdev->mrs, XA_FLAGS_ALLOC1);
 	f->mdev->ib.num_comp_vectors = 1;
 	f->mdev->nports = 1;
+	spin_lock_init(&f->mdev->prof_lock);
+	mrc_dev_prof_defaults(&f->mdev->prof);
 
 	f->pd = kzalloc(sizeof(*f->pd), GFP_KERNEL);
 	if (!f->pd)

@@ -74,6 +74,8 @@ struct opts {
 	uint64_t seed;
 	int timeout_s;
 	int64_t corrupt;		/* self-check: flip a byte of this message */
+	const char *hold;		/* keep the QP until this file exists */
+	const char *pause;		/* requester: pause twice on this file */
 };
 
 struct xfer {
@@ -143,6 +145,12 @@ static void help_exit(int status)
 		"  --bad KIND   badwrite: rkey|past_end|before_start\n"
 		"  --corrupt N  self-check of the verifier: the receiving side flips\n"
 		"               one byte of message N before taking its digest\n"
+		"  --hold FILE  after the verdict, keep the QP (idle) until FILE\n"
+		"               exists, at most -t seconds, for a look at its state\n"
+		"  --pause FILE client: after a third and after two thirds of the\n"
+		"               messages, wait until they completed, print \"paused N\"\n"
+		"               and wait (at most -t seconds) until FILE exists,\n"
+		"               then remove it and go on\n"
 		"Both sides must be given the same -o -s -n -q -m -S --bad.\n"
 		"Exit: 0 ok, 1 data mismatch, 2 usage, 3 verbs/completion error.\n",
 		prog);
@@ -206,6 +214,8 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	static const struct option lopts[] = {
 		{ "bad", required_argument, NULL, 'B' },
 		{ "corrupt", required_argument, NULL, 'C' },
+		{ "hold", required_argument, NULL, 'H' },
+		{ "pause", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -256,6 +266,12 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case 'C':
 			o->corrupt = parse_int(optarg, "--corrupt", INT32_MAX);
+			break;
+		case 'H':
+			o->hold = optarg;
+			break;
+		case 'P':
+			o->pause = optarg;
 			break;
 		case 'h':
 			help_exit(0);
@@ -821,18 +837,38 @@ static bool expect(struct xfer *x, bool cond, const char *fmt, ...)
 }
 
 /* Client: write, write_imm, send and read, DEPTH messages in flight. */
+/* Poll (at most @timeout_s seconds) until @path exists. */
+static void wait_for_file(const char *path, int timeout_s)
+{
+	int waited;
+
+	for (waited = 0; access(path, F_OK) && waited < timeout_s * 20; waited++)
+		usleep(50000);
+}
+
 static void run_requester(struct xfer *x)
 {
 	const struct opts *o = &x->o;
 	uint64_t posted = 0, done = 0, slot;
+	uint64_t pause_at = o->pause ? o->iters / 3 : UINT64_MAX;
 	struct ibv_wc wc[16];
 	enum ibv_wc_opcode want;
-	int n, i;
+	int n, i, paused = 0;
 
 	want = o->op == OP_SEND ? IBV_WC_SEND :
 	       o->op == OP_READ ? IBV_WC_RDMA_READ : IBV_WC_RDMA_WRITE;
 	while (done < o->iters && !x->verbs_err) {
-		while (posted < o->iters && posted - done < o->depth) {
+		/* --pause: the QP idles, its messages done, until told to go on. */
+		if (posted == pause_at && done == posted) {
+			printf("paused %d\n", ++paused);
+			fflush(stdout);
+			wait_for_file(o->pause, o->timeout_s);
+			unlink(o->pause);
+			pause_at = paused < 2 ? o->iters * 2 / 3 : UINT64_MAX;
+			continue;
+		}
+		while (posted < o->iters && posted - done < o->depth &&
+		       posted < pause_at) {
 			uint8_t *p = x->mem + posted % o->depth * o->size;
 			uint64_t ra = x->raddr + posted * o->size;
 			int err;
@@ -1146,6 +1182,8 @@ int main(int argc, char **argv)
 		rc = verdict(&x, peer);
 	}
 	fflush(stdout);
+	if (x.o.hold)
+		wait_for_file(x.o.hold, x.o.timeout_s);
 	free(peer);
 	ibv_destroy_qp(x.qp);
 	ibv_dereg_mr(x.mr);

@@ -6,6 +6,7 @@
  * 2 error reported by the kernel or the netlink socket.
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -18,6 +19,7 @@
 
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
+#include <linux/if.h>
 #include <linux/netlink.h>
 #include <linux/types.h>
 
@@ -84,7 +86,8 @@ static void usage(FILE *f)
 	      "       mrcctl [OPTIONS] -b FILE\n"
 	      "       mrcctl [OPTIONS] version\n"
 	      "       mrcctl [OPTIONS] dev show [NAME]\n"
-	      "       mrcctl [OPTIONS] dev add NAME plane DEV [plane DEV ...]\n"
+	      "       mrcctl [OPTIONS] dev add NAME plane DEV [plane DEV ...] [ DEVPROF ]\n"
+	      "       mrcctl [OPTIONS] dev set NAME DEVPROF\n"
 	      "       mrcctl [OPTIONS] dev del NAME\n"
 	      "       mrcctl [OPTIONS] evprofile show [ID]\n"
 	      "       mrcctl [OPTIONS] evprofile { add | set } ID [ EVPARAM VALUE ... ]\n"
@@ -93,6 +96,11 @@ static void usage(FILE *f)
 	      "       mrcctl [OPTIONS] ccprofile { add | set } ID [ CCPARAM VALUE ... ]\n"
 	      "       mrcctl [OPTIONS] ccprofile del ID\n"
 	      "       mrcctl [OPTIONS] monitor [count N]\n"
+	      "       mrcctl [OPTIONS] qp show [dev DEV [qpn N]]\n"
+	      "       mrcctl [OPTIONS] ev set dev DEV qpn N slot S { deny | undeny }\n"
+	      "                        [slot S { deny | undeny } ...]\n"
+	      "       mrcctl [OPTIONS] probe dev DEV qpn N slot S [timeout MS]\n"
+	      "       mrcctl [OPTIONS] plane set dev NAME plane N admin { up | down }\n"
 	      "       mrcctl help\n"
 	      "OPTIONS: -j, --json     print JSON\n"
 	      "         -p, --pretty   print indented JSON (implies -j)\n"
@@ -104,6 +112,7 @@ static void usage(FILE *f)
 	      "         backups N | events { EVENT[,EVENT...] | all | none } |\n"
 	      "         entries { EV[,EV...] | none }\n"
 	      "EVENT:   good | assumed-bad\n"
+	      "DEVPROF: [ evprofile { ID | none } ] [ ccprofile { ID | none } ]\n"
 	      "CCPARAM: state { online | offline } | algo nscc | base-rtt-us N |\n"
 	      "         target-delay-us N | qa-threshold-us N | min-cwnd N |\n"
 	      "         max-cwnd N | gamma N | max-md-jump N | eta N | fi N\n", f);
@@ -533,6 +542,28 @@ static int cmd_version(struct nl *nl, int argc, char **argv)
 
 /* ---- dev ------------------------------------------------------------- */
 
+/* Whole-string unsigned number, decimal or 0x hex; range left to the kernel. */
+static bool parse_u64(const char *s, unsigned long long max,
+		      unsigned long long *val)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return false;
+	errno = 0;
+	*val = strtoull(s, &end, 0);
+	return !errno && !*end && *val <= max;
+}
+
+static __u32 parse_u32_arg(const char *what, const char *s)
+{
+	unsigned long long v;
+
+	if (!parse_u64(s, UINT32_MAX, &v))
+		usage_error(what, s);
+	return (__u32)v;
+}
+
 struct dev_show {
 	struct nl *nl;
 	bool opened;		/* JSON array started */
@@ -543,7 +574,17 @@ static const enum mnl_attr_data_type plane_types[MRC_A_PLANE_MAX + 1] = {
 	[MRC_A_PLANE_IFINDEX] = MNL_TYPE_U32,
 	[MRC_A_PLANE_IFNAME] = MNL_TYPE_NUL_STRING,
 	[MRC_A_PLANE_STATE] = MNL_TYPE_U8,
+	[MRC_A_PLANE_ADMIN] = MNL_TYPE_U8,
 };
+
+/* The admin state of a plane; "" from kernels that do not report it. */
+static const char *plane_admin(const struct nlattr **tb)
+{
+	if (!tb[MRC_A_PLANE_ADMIN])
+		return "";
+	return mnl_attr_get_u8(tb[MRC_A_PLANE_ADMIN]) == MRC_PLANE_ADMIN_UP ?
+	       "up" : "down";
+}
 
 static int print_plane(struct nl *nl, const struct nlattr *nest)
 {
@@ -564,12 +605,17 @@ static int print_plane(struct nl *nl, const struct nlattr *nest)
 		j_str("netdev", mnl_attr_get_str(tb[MRC_A_PLANE_IFNAME]));
 		j_uint("ifindex", mnl_attr_get_u32(tb[MRC_A_PLANE_IFINDEX]));
 		j_str("state", state);
+		if (*plane_admin(tb))
+			j_str("admin", plane_admin(tb));
 		j_close('}');
 	} else {
-		printf("    plane %u netdev %s ifindex %u state %s\n",
+		printf("    plane %u netdev %s ifindex %u state %s",
 		       mnl_attr_get_u32(tb[MRC_A_PLANE_INDEX]),
 		       mnl_attr_get_str(tb[MRC_A_PLANE_IFNAME]),
 		       mnl_attr_get_u32(tb[MRC_A_PLANE_IFINDEX]), state);
+		if (*plane_admin(tb))
+			printf(" admin %s", plane_admin(tb));
+		putchar('\n');
 	}
 	return 0;
 }
@@ -580,9 +626,12 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 		[MRC_A_DEV_NAME] = MNL_TYPE_NUL_STRING,
 		[MRC_A_DEV_INDEX] = MNL_TYPE_U32,
 		[MRC_A_DEV_PLANES] = MNL_TYPE_NESTED,
+		[MRC_A_DEV_EVPROF_ID] = MNL_TYPE_U32,
+		[MRC_A_DEV_CCPROF_ID] = MNL_TYPE_U32,
 	};
 	const struct nlattr *tb[MRC_A_MAX + 1];
 	struct dev_show *ds = data;
+	__u32 evprof = 0, ccprof = 0;
 	const struct nlattr *plane;
 	const char *name;
 	unsigned int n = 0;
@@ -594,6 +643,10 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	}
 	name = mnl_attr_get_str(tb[MRC_A_DEV_NAME]);
+	if (tb[MRC_A_DEV_EVPROF_ID])
+		evprof = mnl_attr_get_u32(tb[MRC_A_DEV_EVPROF_ID]);
+	if (tb[MRC_A_DEV_CCPROF_ID])
+		ccprof = mnl_attr_get_u32(tb[MRC_A_DEV_CCPROF_ID]);
 	mnl_attr_for_each_nested(plane, tb[MRC_A_DEV_PLANES])
 		if (mnl_attr_get_type(plane) == MRC_A_PLANE)
 			n++;
@@ -604,9 +657,17 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 		ds->opened = true;
 		j_open(NULL, '{');
 		j_str("name", name);
+		j_uint("evprofile", evprof);
+		j_uint("ccprofile", ccprof);
 		j_open("planes", '[');
 	} else {
-		printf("dev %s planes %u\n", name, n);
+		/* Profiles only when named: 0 means the built-in settings. */
+		printf("dev %s planes %u", name, n);
+		if (evprof)
+			printf(" evprofile %u", evprof);
+		if (ccprof)
+			printf(" ccprofile %u", ccprof);
+		putchar('\n');
 	}
 	mnl_attr_for_each_nested(plane, tb[MRC_A_DEV_PLANES])
 		if (mnl_attr_get_type(plane) == MRC_A_PLANE &&
@@ -643,21 +704,44 @@ static int dev_show(struct nl *nl, int argc, char **argv)
 	return ret;
 }
 
+/*
+ * "evprofile ID|none" or "ccprofile ID|none" at argv[0]: adds the attribute
+ * and returns the words used (2), or 0 when argv[0] is neither keyword.
+ */
+static int put_dev_prof(struct nlmsghdr *nlh, int argc, char **argv)
+{
+	int type;
+
+	if (!strcmp(argv[0], "evprofile"))
+		type = MRC_A_DEV_EVPROF_ID;
+	else if (!strcmp(argv[0], "ccprofile"))
+		type = MRC_A_DEV_CCPROF_ID;
+	else
+		return 0;
+	if (argc < 2)
+		usage_error("missing profile id after", argv[0]);
+	/* The kernel checks the range: its message is the one to show. */
+	mnl_attr_put_u32(nlh, type, strcmp(argv[1], "none") ?
+			 parse_u32_arg("invalid profile id", argv[1]) : 0);
+	return 2;
+}
+
 static int dev_add(struct nl *nl, int argc, char **argv)
 {
 	struct nlattr *planes, *plane;
 	struct nlmsghdr *nlh;
-	int i;
+	int i, nplanes = 0;
 
 	if (argc < 1)
 		usage_error("dev add needs a device name", NULL);
-	if (argc < 3)
-		usage_error("dev add needs at least one \"plane DEV\"", NULL);
 
 	nlh = mrc_msg(nl, MRC_CMD_DEV_NEW, 0);
 	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, argv[0]);
 	planes = mnl_attr_nest_start(nlh, MRC_A_DEV_PLANES);
 	for (i = 1; i < argc; i += 2) {
+		if (!strcmp(argv[i], "evprofile") ||
+		    !strcmp(argv[i], "ccprofile"))
+			continue;	/* after the nest, below */
 		if (strcmp(argv[i], "plane"))
 			usage_error("expected \"plane\", got", argv[i]);
 		if (i + 1 >= argc)
@@ -671,8 +755,30 @@ static int dev_add(struct nl *nl, int argc, char **argv)
 			usage_error("too many planes to fit in one request",
 				    NULL);
 		mnl_attr_nest_end(nlh, plane);
+		nplanes++;
 	}
+	if (!nplanes)
+		usage_error("dev add needs at least one \"plane DEV\"", NULL);
 	mnl_attr_nest_end(nlh, planes);
+	for (i = 1; i < argc; i += 2)
+		put_dev_prof(nlh, argc - i, argv + i);
+	return nl_talk(nl, nlh, NULL, NULL);
+}
+
+static int dev_set(struct nl *nl, int argc, char **argv)
+{
+	struct nlmsghdr *nlh;
+	int i, used;
+
+	if (argc < 3)
+		usage_error("dev set needs a device name and a profile", NULL);
+	nlh = mrc_msg(nl, MRC_CMD_DEV_SET, 0);
+	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, argv[0]);
+	for (i = 1; i < argc; i += used) {
+		used = put_dev_prof(nlh, argc - i, argv + i);
+		if (!used)
+			usage_error("unknown parameter", argv[i]);
+	}
 	return nl_talk(nl, nlh, NULL, NULL);
 }
 
@@ -693,6 +799,8 @@ static int cmd_dev(struct nl *nl, int argc, char **argv)
 		return dev_show(nl, argc ? argc - 1 : 0, argv + 1);
 	if (!strcmp(argv[0], "add"))
 		return dev_add(nl, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "set"))
+		return dev_set(nl, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "del") || !strcmp(argv[0], "delete"))
 		return dev_del(nl, argc - 1, argv + 1);
 	return usage_error("unknown dev command", argv[0]);
@@ -776,28 +884,6 @@ static const struct prof_kind ccprof_kind = {
 	MRC_A_CCPROF, MRC_A_CCPROF_ID, MRC_A_CCPROF_STATE, MRC_A_CCPROF_MAX,
 	ccprof_params, ARRAY_SIZE(ccprof_params),
 };
-
-/* Whole-string unsigned number, decimal or 0x hex; range left to the kernel. */
-static bool parse_u64(const char *s, unsigned long long max,
-		      unsigned long long *val)
-{
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+')
-		return false;
-	errno = 0;
-	*val = strtoull(s, &end, 0);
-	return !errno && !*end && *val <= max;
-}
-
-static __u32 parse_u32_arg(const char *what, const char *s)
-{
-	unsigned long long v;
-
-	if (!parse_u64(s, UINT32_MAX, &v))
-		usage_error(what, s);
-	return (__u32)v;
-}
 
 static __u32 parse_events(const char *arg)
 {
@@ -1157,6 +1243,340 @@ static int cmd_ccprofile(struct nl *nl, int argc, char **argv)
 	return cmd_prof(nl, &ccprof_kind, argc, argv);
 }
 
+/* ---- qp and ev -------------------------------------------------------- */
+
+static const char *const qp_state_names[] = {
+	"reset", "init", "rtr", "rts", "sqd", "sqe", "err",
+};
+
+static const char *const ev_state_names[] = {
+	"good", "skip", "assumed-bad", "denied",
+};
+
+/* A name from @names, or the number for values newer than this mrcctl. */
+static const char *value_name(const char *const *names, size_t n,
+			      unsigned int v)
+{
+	static char buf[16];
+
+	if (v < n)
+		return names[v];
+	snprintf(buf, sizeof(buf), "%u", v);
+	return buf;
+}
+
+/*
+ * A QP whose EVs do not fit one dump message comes in several, each
+ * repeating its header: the EV lines of a continuation join the QP already
+ * printed (and, in JSON, the "evs" array still open).
+ */
+struct qp_show {
+	struct nl *nl;
+	bool opened;		/* JSON: the outer array started */
+	bool in_qp;		/* JSON: a QP object and its "evs" are open */
+	char dev[IFNAMSIZ];	/* the QP printed last */
+	__u32 qpn;
+	bool have_last;
+};
+
+static const enum mnl_attr_data_type qp_types[MRC_A_QP_MAX + 1] = {
+	[MRC_A_QP_NUM] = MNL_TYPE_U32,
+	[MRC_A_QP_STATE] = MNL_TYPE_U8,
+	[MRC_A_QP_DEST_NUM] = MNL_TYPE_U32,
+	[MRC_A_QP_EV_COUNT] = MNL_TYPE_U32,
+	[MRC_A_QP_MIN_ACTIVE] = MNL_TYPE_U32,
+	[MRC_A_QP_CWND] = MNL_TYPE_U32,
+	[MRC_A_QP_SRTT_US] = MNL_TYPE_U32,
+	[MRC_A_QP_ERROR] = MNL_TYPE_U32,
+	[MRC_A_QP_EVS] = MNL_TYPE_NESTED,
+};
+
+static const enum mnl_attr_data_type ev_types[MRC_A_EV_MAX + 1] = {
+	[MRC_A_EV_SLOT] = MNL_TYPE_U32,
+	[MRC_A_EV_VALUE] = MNL_TYPE_U32,
+	[MRC_A_EV_PLANE] = MNL_TYPE_U32,
+	[MRC_A_EV_ENTROPY] = MNL_TYPE_U32,
+	[MRC_A_EV_STATE] = MNL_TYPE_U8,
+	[MRC_A_EV_TX_PKTS] = MNL_TYPE_U64,
+	[MRC_A_EV_RETX] = MNL_TYPE_U64,
+	[MRC_A_EV_LOSSES] = MNL_TYPE_U64,
+	[MRC_A_EV_ECN] = MNL_TYPE_U64,
+	[MRC_A_EV_RETIRED] = MNL_TYPE_U64,
+};
+
+/* The peer's address: IPv4 for a v4-mapped one, else IPv6. */
+static void format_peer(const struct nlattr *attr, char *buf, size_t len)
+{
+	static const unsigned char v4mapped[12] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+	};
+	const unsigned char *a = mnl_attr_get_payload(attr);
+
+	if (!memcmp(a, v4mapped, sizeof(v4mapped)))
+		inet_ntop(AF_INET, a + 12, buf, len);
+	else
+		inet_ntop(AF_INET6, a, buf, len);
+}
+
+static int print_ev(struct nl *nl, const struct nlattr *nest)
+{
+	const struct nlattr *tb[MRC_A_EV_MAX + 1];
+	static const __u16 u64s[] = {
+		MRC_A_EV_TX_PKTS, MRC_A_EV_RETX, MRC_A_EV_LOSSES,
+		MRC_A_EV_ECN, MRC_A_EV_RETIRED,
+	};
+	static const char *const keys[] = {
+		"tx_pkts", "retx", "losses", "ecn", "retired",
+	};
+	const char *state;
+	size_t i;
+
+	if (parse_nest(nl, nest, tb, MRC_A_EV_MAX, ev_types) < MNL_CB_OK)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(u64s); i++)
+		if (!tb[u64s[i]])
+			return nl_fail(nl, EPROTO, "incomplete EV from the kernel");
+	if (!tb[MRC_A_EV_SLOT] || !tb[MRC_A_EV_VALUE] || !tb[MRC_A_EV_PLANE] ||
+	    !tb[MRC_A_EV_ENTROPY] || !tb[MRC_A_EV_STATE])
+		return nl_fail(nl, EPROTO, "incomplete EV from the kernel");
+	state = value_name(ev_state_names, ARRAY_SIZE(ev_state_names),
+			   mnl_attr_get_u8(tb[MRC_A_EV_STATE]));
+
+	if (json) {
+		j_open(NULL, '{');
+		j_uint("slot", mnl_attr_get_u32(tb[MRC_A_EV_SLOT]));
+		j_uint("plane", mnl_attr_get_u32(tb[MRC_A_EV_PLANE]));
+		j_uint("value", mnl_attr_get_u32(tb[MRC_A_EV_VALUE]));
+		j_uint("sport", mnl_attr_get_u32(tb[MRC_A_EV_ENTROPY]));
+		j_str("state", state);
+		for (i = 0; i < ARRAY_SIZE(u64s); i++)
+			j_uint(keys[i], mnl_attr_get_u64(tb[u64s[i]]));
+		j_close('}');
+	} else {
+		printf("    slot %u plane %u value 0x%08x sport %u state %s",
+		       mnl_attr_get_u32(tb[MRC_A_EV_SLOT]),
+		       mnl_attr_get_u32(tb[MRC_A_EV_PLANE]),
+		       mnl_attr_get_u32(tb[MRC_A_EV_VALUE]),
+		       mnl_attr_get_u32(tb[MRC_A_EV_ENTROPY]), state);
+		for (i = 0; i < ARRAY_SIZE(u64s); i++)
+			printf(" %s %llu", keys[i],
+			       (unsigned long long)mnl_attr_get_u64(tb[u64s[i]]));
+		putchar('\n');
+	}
+	return 0;
+}
+
+static void qp_close_json(struct qp_show *qs)
+{
+	if (qs->in_qp) {
+		j_close(']');
+		j_close('}');
+		qs->in_qp = false;
+	}
+}
+
+static int qp_cb(const struct nlmsghdr *nlh, void *data)
+{
+	static const enum mnl_attr_data_type types[MRC_A_MAX + 1] = {
+		[MRC_A_DEV_NAME] = MNL_TYPE_NUL_STRING,
+		[MRC_A_QP] = MNL_TYPE_NESTED,
+	};
+	const struct nlattr *qtb[MRC_A_QP_MAX + 1];
+	const struct nlattr *tb[MRC_A_MAX + 1];
+	struct qp_show *qs = data;
+	char peer[INET6_ADDRSTRLEN] = "none";
+	const struct nlattr *ev;
+	const char *dev, *state;
+	bool same;
+	__u32 qpn;
+
+	if (parse_msg(qs->nl, nlh, tb, MRC_A_MAX, types) < MNL_CB_OK ||
+	    (tb[MRC_A_QP] && parse_nest(qs->nl, tb[MRC_A_QP], qtb, MRC_A_QP_MAX,
+					qp_types) < MNL_CB_OK))
+		return MNL_CB_ERROR;
+	if (!tb[MRC_A_DEV_NAME] || !tb[MRC_A_QP] || !qtb[MRC_A_QP_NUM] ||
+	    !qtb[MRC_A_QP_STATE] || !qtb[MRC_A_QP_DEST_NUM] ||
+	    !qtb[MRC_A_QP_EV_COUNT] || !qtb[MRC_A_QP_MIN_ACTIVE] ||
+	    !qtb[MRC_A_QP_CWND] || !qtb[MRC_A_QP_SRTT_US] ||
+	    !qtb[MRC_A_QP_EVS]) {
+		nl_fail(qs->nl, EPROTO, "incomplete QP from the kernel");
+		return MNL_CB_ERROR;
+	}
+	if (qtb[MRC_A_QP_PEER]) {
+		if (mnl_attr_get_payload_len(qtb[MRC_A_QP_PEER]) != 16) {
+			nl_fail(qs->nl, EPROTO, "malformed attribute from the kernel");
+			return MNL_CB_ERROR;
+		}
+		format_peer(qtb[MRC_A_QP_PEER], peer, sizeof(peer));
+	}
+	dev = mnl_attr_get_str(tb[MRC_A_DEV_NAME]);
+	qpn = mnl_attr_get_u32(qtb[MRC_A_QP_NUM]);
+	state = value_name(qp_state_names, ARRAY_SIZE(qp_state_names),
+			   mnl_attr_get_u8(qtb[MRC_A_QP_STATE]));
+	same = qs->have_last && qs->qpn == qpn && !strcmp(qs->dev, dev);
+
+	if (json) {
+		if (!qs->opened)
+			j_open(NULL, '[');
+		qs->opened = true;
+		if (!same) {
+			qp_close_json(qs);
+			j_open(NULL, '{');
+			j_str("dev", dev);
+			j_uint("qpn", qpn);
+			j_str("state", state);
+			j_uint("dest_qpn", mnl_attr_get_u32(qtb[MRC_A_QP_DEST_NUM]));
+			j_str("peer", peer);
+			j_uint("ev_count", mnl_attr_get_u32(qtb[MRC_A_QP_EV_COUNT]));
+			j_uint("min_active",
+			       mnl_attr_get_u32(qtb[MRC_A_QP_MIN_ACTIVE]));
+			j_uint("cwnd", mnl_attr_get_u32(qtb[MRC_A_QP_CWND]));
+			j_uint("srtt_us", mnl_attr_get_u32(qtb[MRC_A_QP_SRTT_US]));
+			j_open("evs", '[');
+			qs->in_qp = true;
+		}
+	} else if (!same) {
+		printf("dev %s qpn %u state %s dest-qpn %u peer %s",
+		       dev, qpn, state, mnl_attr_get_u32(qtb[MRC_A_QP_DEST_NUM]),
+		       peer);
+		printf(" evs %u min-active %u cwnd %u srtt-us %u\n",
+		       mnl_attr_get_u32(qtb[MRC_A_QP_EV_COUNT]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_MIN_ACTIVE]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_CWND]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_SRTT_US]));
+	}
+	snprintf(qs->dev, sizeof(qs->dev), "%s", dev);
+	qs->qpn = qpn;
+	qs->have_last = true;
+
+	mnl_attr_for_each_nested(ev, qtb[MRC_A_QP_EVS])
+		if (mnl_attr_get_type(ev) == MRC_A_EV && print_ev(qs->nl, ev) < 0)
+			return MNL_CB_ERROR;
+	return MNL_CB_OK;
+}
+
+/* "dev DEV" and "qpn N" in any order; returns the index of the next word. */
+static int parse_qp_args(int argc, char **argv, const char **dev,
+			 bool *have_qpn, __u32 *qpn)
+{
+	int i;
+
+	for (i = 0; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "dev")) {
+			*dev = argv[i + 1];
+		} else if (!strcmp(argv[i], "qpn")) {
+			*qpn = parse_u32_arg("bad QP number", argv[i + 1]);
+			*have_qpn = true;
+		} else {
+			break;
+		}
+	}
+	return i;
+}
+
+/* qp show [dev DEV] [qpn N]: a QPN names one QP, so it needs the device. */
+static int qp_show(struct nl *nl, int argc, char **argv)
+{
+	struct qp_show qs = { .nl = nl };
+	const char *dev = NULL;
+	struct nlattr *nest;
+	struct nlmsghdr *nlh;
+	bool have_qpn = false;
+	__u32 qpn = 0;
+	int i, ret;
+
+	i = parse_qp_args(argc, argv, &dev, &have_qpn, &qpn);
+	if (i < argc)
+		usage_error("unexpected argument", argv[i]);
+	if (have_qpn && !dev)
+		usage_error("qpn needs dev", NULL);
+
+	nlh = mrc_msg(nl, MRC_CMD_QP_GET, have_qpn ? 0 : NLM_F_DUMP);
+	if (dev)
+		mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, dev);
+	if (have_qpn) {
+		nest = mnl_attr_nest_start(nlh, MRC_A_QP);
+		mnl_attr_put_u32(nlh, MRC_A_QP_NUM, qpn);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	ret = nl_talk(nl, nlh, qp_cb, &qs);
+	/* Keep stdout valid JSON even when the kernel stopped us midway. */
+	if (json && (qs.opened || !ret)) {
+		if (!qs.opened)
+			j_open(NULL, '[');
+		qp_close_json(&qs);
+		j_close(']');
+	}
+	return ret;
+}
+
+static int cmd_qp(struct nl *nl, int argc, char **argv)
+{
+	if (!argc || !strcmp(argv[0], "show") || !strcmp(argv[0], "list"))
+		return qp_show(nl, argc ? argc - 1 : 0, argv + 1);
+	return usage_error("unknown qp command", argv[0]);
+}
+
+/*
+ * ev set dev DEV qpn N slot S { deny | undeny } [slot S { deny | undeny } ...]:
+ * one request, which the kernel applies whole or not at all.
+ */
+static int ev_set(struct nl *nl, int argc, char **argv)
+{
+	struct nlattr *qp, *evs, *ev;
+	const char *dev = NULL;
+	struct nlmsghdr *nlh;
+	bool have_qpn = false;
+	__u32 qpn = 0, slot;
+	int i, nslots = 0;
+	__u8 state;
+
+	i = parse_qp_args(argc, argv, &dev, &have_qpn, &qpn);
+	if (!dev || !have_qpn)
+		usage_error("ev set needs dev DEV and qpn N", NULL);
+
+	nlh = mrc_msg(nl, MRC_CMD_EV_SET, 0);
+	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, dev);
+	qp = mnl_attr_nest_start(nlh, MRC_A_QP);
+	mnl_attr_put_u32(nlh, MRC_A_QP_NUM, qpn);
+	evs = mnl_attr_nest_start(nlh, MRC_A_QP_EVS);
+	for (; i < argc; i += 3) {
+		if (strcmp(argv[i], "slot"))
+			usage_error("expected \"slot\", got", argv[i]);
+		if (i + 2 >= argc)
+			usage_error("slot needs a number and deny or undeny", NULL);
+		slot = parse_u32_arg("bad slot", argv[i + 1]);
+		if (!strcmp(argv[i + 2], "deny"))
+			state = MRC_EV_STATE_DENIED;
+		else if (!strcmp(argv[i + 2], "undeny"))
+			state = MRC_EV_STATE_GOOD;
+		else
+			usage_error("expected deny or undeny, got", argv[i + 2]);
+		ev = mnl_attr_nest_start_check(nlh, sizeof(nl_buf), MRC_A_EV);
+		if (!ev ||
+		    !mnl_attr_put_u32_check(nlh, sizeof(nl_buf), MRC_A_EV_SLOT,
+					    slot) ||
+		    !mnl_attr_put_u8_check(nlh, sizeof(nl_buf), MRC_A_EV_STATE,
+					   state))
+			usage_error("too many slots to fit in one request", NULL);
+		mnl_attr_nest_end(nlh, ev);
+		nslots++;
+	}
+	if (!nslots)
+		usage_error("ev set needs at least one \"slot S deny|undeny\"",
+			    NULL);
+	mnl_attr_nest_end(nlh, evs);
+	mnl_attr_nest_end(nlh, qp);
+	return nl_talk(nl, nlh, NULL, NULL);
+}
+
+static int cmd_ev(struct nl *nl, int argc, char **argv)
+{
+	if (argc && !strcmp(argv[0], "set"))
+		return ev_set(nl, argc - 1, argv + 1);
+	return usage_error("unknown ev command", argc ? argv[0] : "");
+}
+
 /* ---- monitor --------------------------------------------------------- */
 
 struct monitor {
@@ -1164,11 +1584,15 @@ struct monitor {
 	unsigned long left;	/* events still to print, 0 = no limit */
 };
 
+static int ev_event(struct monitor *mon, const struct nlattr **tb);
+static int qp_event(struct monitor *mon, const struct nlattr **tb);
+
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
 	static const enum mnl_attr_data_type types[MRC_A_MAX + 1] = {
 		[MRC_A_DEV_NAME] = MNL_TYPE_NUL_STRING,
 		[MRC_A_DEV_PLANES] = MNL_TYPE_NESTED,
+		[MRC_A_QP] = MNL_TYPE_NESTED,
 	};
 	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *ptb[MRC_A_PLANE_MAX + 1];
@@ -1179,10 +1603,15 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 
 	/* Commands this mrcctl does not know yet are someone else's news. */
 	if (nlh->nlmsg_type != mon->nl->family ||
-	    genl->cmd != MRC_CMD_PLANE_EVENT)
+	    (genl->cmd != MRC_CMD_PLANE_EVENT &&
+	     genl->cmd != MRC_CMD_EV_EVENT && genl->cmd != MRC_CMD_QP_EVENT))
 		return MNL_CB_OK;
 	if (parse_msg(mon->nl, nlh, tb, MRC_A_MAX, types) < MNL_CB_OK)
 		return MNL_CB_ERROR;
+	if (genl->cmd == MRC_CMD_EV_EVENT)
+		return ev_event(mon, tb);
+	if (genl->cmd == MRC_CMD_QP_EVENT)
+		return qp_event(mon, tb);
 	if (!tb[MRC_A_DEV_NAME] || !tb[MRC_A_DEV_PLANES]) {
 		nl_fail(mon->nl, EPROTO, "incomplete plane event from the kernel");
 		return MNL_CB_ERROR;
@@ -1205,20 +1634,119 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 			printf(",\"index\":%u,\"netdev\":",
 			       mnl_attr_get_u32(ptb[MRC_A_PLANE_INDEX]));
 			j_string(mnl_attr_get_str(ptb[MRC_A_PLANE_IFNAME]));
-			printf(",\"ifindex\":%u,\"state\":\"%s\"}\n",
+			printf(",\"ifindex\":%u,\"state\":\"%s\"",
 			       mnl_attr_get_u32(ptb[MRC_A_PLANE_IFINDEX]), state);
+			if (*plane_admin(ptb))
+				printf(",\"admin\":\"%s\"", plane_admin(ptb));
+			printf("}\n");
 		} else {
-			printf("plane dev %s index %u netdev %s ifindex %u state %s\n",
+			printf("plane dev %s index %u netdev %s ifindex %u state %s",
 			       mnl_attr_get_str(tb[MRC_A_DEV_NAME]),
 			       mnl_attr_get_u32(ptb[MRC_A_PLANE_INDEX]),
 			       mnl_attr_get_str(ptb[MRC_A_PLANE_IFNAME]),
 			       mnl_attr_get_u32(ptb[MRC_A_PLANE_IFINDEX]), state);
+			if (*plane_admin(ptb))
+				printf(" admin %s", plane_admin(ptb));
+			putchar('\n');
 		}
 		fflush(stdout);
 		if (mon->left && !--mon->left)
 			return MNL_CB_STOP;
 	}
 	return MNL_CB_OK;
+}
+
+/* By value of enum mrc_qp_error. */
+static const char *const qp_error_names[] = {
+	"other", "retry-exceeded", "remote-access", "remote-op", "local",
+	"plane-gone",
+};
+
+/* Counts one printed event; MNL_CB_STOP once "count N" is reached. */
+static int event_printed(struct monitor *mon)
+{
+	fflush(stdout);
+	if (mon->left && !--mon->left)
+		return MNL_CB_STOP;
+	return MNL_CB_OK;
+}
+
+/* MRC_CMD_EV_EVENT: one line per EV of the message (the kernel sends one). */
+static int ev_event(struct monitor *mon, const struct nlattr **tb)
+{
+	const struct nlattr *qtb[MRC_A_QP_MAX + 1];
+	const struct nlattr *etb[MRC_A_EV_MAX + 1];
+	const struct nlattr *ev;
+	const char *state;
+	int ret = MNL_CB_OK;
+
+	if (!tb[MRC_A_DEV_NAME] || !tb[MRC_A_QP] ||
+	    parse_nest(mon->nl, tb[MRC_A_QP], qtb, MRC_A_QP_MAX,
+		       qp_types) < MNL_CB_OK ||
+	    !qtb[MRC_A_QP_NUM] || !qtb[MRC_A_QP_EVS])
+		return nl_fail(mon->nl, EPROTO, "incomplete EV event from the kernel");
+	mnl_attr_for_each_nested(ev, qtb[MRC_A_QP_EVS]) {
+		if (parse_nest(mon->nl, ev, etb, MRC_A_EV_MAX,
+			       ev_types) < MNL_CB_OK)
+			return MNL_CB_ERROR;
+		if (!etb[MRC_A_EV_SLOT] || !etb[MRC_A_EV_VALUE] ||
+		    !etb[MRC_A_EV_PLANE] || !etb[MRC_A_EV_ENTROPY] ||
+		    !etb[MRC_A_EV_STATE])
+			return nl_fail(mon->nl, EPROTO, "incomplete EV event from the kernel");
+		state = value_name(ev_state_names, ARRAY_SIZE(ev_state_names),
+				   mnl_attr_get_u8(etb[MRC_A_EV_STATE]));
+		if (json) {
+			printf("{\"event\":\"ev\",\"dev\":");
+			j_string(mnl_attr_get_str(tb[MRC_A_DEV_NAME]));
+			printf(",\"qpn\":%u,\"slot\":%u,\"value\":%u,",
+			       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
+			       mnl_attr_get_u32(etb[MRC_A_EV_SLOT]),
+			       mnl_attr_get_u32(etb[MRC_A_EV_VALUE]));
+			printf("\"plane\":%u,\"sport\":%u,\"state\":\"%s\"}\n",
+			       mnl_attr_get_u32(etb[MRC_A_EV_PLANE]),
+			       mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]), state);
+		} else {
+			printf("ev dev %s qpn %u slot %u plane %u sport %u state %s\n",
+			       mnl_attr_get_str(tb[MRC_A_DEV_NAME]),
+			       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
+			       mnl_attr_get_u32(etb[MRC_A_EV_SLOT]),
+			       mnl_attr_get_u32(etb[MRC_A_EV_PLANE]),
+			       mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]), state);
+		}
+		ret = event_printed(mon);
+		if (ret != MNL_CB_OK)
+			break;
+	}
+	return ret;
+}
+
+/* MRC_CMD_QP_EVENT: a QP went to the error state. */
+static int qp_event(struct monitor *mon, const struct nlattr **tb)
+{
+	const struct nlattr *qtb[MRC_A_QP_MAX + 1];
+	const char *error;
+
+	if (!tb[MRC_A_DEV_NAME] || !tb[MRC_A_QP] ||
+	    parse_nest(mon->nl, tb[MRC_A_QP], qtb, MRC_A_QP_MAX,
+		       qp_types) < MNL_CB_OK ||
+	    !qtb[MRC_A_QP_NUM] || !qtb[MRC_A_QP_DEST_NUM] ||
+	    !qtb[MRC_A_QP_ERROR])
+		return nl_fail(mon->nl, EPROTO, "incomplete QP event from the kernel");
+	error = value_name(qp_error_names, ARRAY_SIZE(qp_error_names),
+			   mnl_attr_get_u32(qtb[MRC_A_QP_ERROR]));
+	if (json) {
+		printf("{\"event\":\"qp\",\"dev\":");
+		j_string(mnl_attr_get_str(tb[MRC_A_DEV_NAME]));
+		printf(",\"qpn\":%u,\"dest_qpn\":%u,\"error\":\"%s\"}\n",
+		       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_DEST_NUM]), error);
+	} else {
+		printf("qp dev %s qpn %u dest-qpn %u error %s\n",
+		       mnl_attr_get_str(tb[MRC_A_DEV_NAME]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_DEST_NUM]), error);
+	}
+	return event_printed(mon);
 }
 
 /*
@@ -1249,11 +1777,170 @@ static int cmd_monitor(struct nl *nl, int argc, char **argv)
 		ssize_t len = mnl_socket_recvfrom(nl->sock, nl_buf,
 						  sizeof(nl_buf));
 
+		/*
+		 * EV events come in bursts and the kernel drops what does not
+		 * fit our socket: say so and go on, the events are lossy.
+		 */
+		if (len < 0 && errno == ENOBUFS) {
+			fprintf(stderr, "mrcctl: events lost (ENOBUFS)\n");
+			ret = MNL_CB_OK;
+			continue;
+		}
 		if (len < 0)
 			return nl_fail(nl, errno, NULL);
 		ret = mnl_cb_run(nl_buf, len, 0, 0, event_cb, &mon);
 	} while (ret == MNL_CB_OK);
 	return ret == MNL_CB_STOP ? 0 : -1;
+}
+
+/* ---- probe ----------------------------------------------------------- */
+
+static int probe_cb(const struct nlmsghdr *nlh, void *data)
+{
+	static const enum mnl_attr_data_type types[MRC_A_MAX + 1] = {
+		[MRC_A_DEV_NAME] = MNL_TYPE_NUL_STRING,
+		[MRC_A_QP] = MNL_TYPE_NESTED,
+		[MRC_A_PROBE_RTT_NS] = MNL_TYPE_U64,
+	};
+	const struct nlattr *tb[MRC_A_MAX + 1], *qtb[MRC_A_QP_MAX + 1];
+	const struct nlattr *etb[MRC_A_EV_MAX + 1], *ev = NULL, *a;
+	struct nl *nl = data;
+	__u64 rtt;
+
+	if (parse_msg(nl, nlh, tb, MRC_A_MAX, types) < MNL_CB_OK)
+		return MNL_CB_ERROR;
+	if (!tb[MRC_A_DEV_NAME] || !tb[MRC_A_QP] || !tb[MRC_A_PROBE_RTT_NS] ||
+	    parse_nest(nl, tb[MRC_A_QP], qtb, MRC_A_QP_MAX, qp_types) < MNL_CB_OK ||
+	    !qtb[MRC_A_QP_NUM] || !qtb[MRC_A_QP_EVS])
+		goto incomplete;
+	mnl_attr_for_each_nested(a, qtb[MRC_A_QP_EVS])
+		if (mnl_attr_get_type(a) == MRC_A_EV)
+			ev = a;
+	if (!ev || parse_nest(nl, ev, etb, MRC_A_EV_MAX, ev_types) < MNL_CB_OK ||
+	    !etb[MRC_A_EV_SLOT] || !etb[MRC_A_EV_VALUE] ||
+	    !etb[MRC_A_EV_PLANE] || !etb[MRC_A_EV_ENTROPY])
+		goto incomplete;
+	rtt = mnl_attr_get_u64(tb[MRC_A_PROBE_RTT_NS]);
+
+	if (json) {
+		j_open(NULL, '{');
+		j_str("dev", mnl_attr_get_str(tb[MRC_A_DEV_NAME]));
+		j_uint("qpn", mnl_attr_get_u32(qtb[MRC_A_QP_NUM]));
+		j_uint("slot", mnl_attr_get_u32(etb[MRC_A_EV_SLOT]));
+		j_uint("plane", mnl_attr_get_u32(etb[MRC_A_EV_PLANE]));
+		j_uint("sport", mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]));
+		j_uint("value", mnl_attr_get_u32(etb[MRC_A_EV_VALUE]));
+		j_uint("rtt_ns", rtt);
+		j_close('}');
+	} else {
+		printf("probe dev %s qpn %u slot %u plane %u sport %u rtt %llu ns\n",
+		       mnl_attr_get_str(tb[MRC_A_DEV_NAME]),
+		       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
+		       mnl_attr_get_u32(etb[MRC_A_EV_SLOT]),
+		       mnl_attr_get_u32(etb[MRC_A_EV_PLANE]),
+		       mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]),
+		       (unsigned long long)rtt);
+	}
+	return MNL_CB_OK;
+
+incomplete:
+	nl_fail(nl, EPROTO, "incomplete probe reply from the kernel");
+	return MNL_CB_ERROR;
+}
+
+/* probe dev DEV qpn N slot S [timeout MS] */
+static int cmd_probe(struct nl *nl, int argc, char **argv)
+{
+	const char *dev = NULL, *qpn = NULL, *slot = NULL, *timeout = NULL;
+	struct nlattr *qp, *evs, *ev;
+	struct nlmsghdr *nlh;
+	int i;
+
+	for (i = 0; i < argc; i += 2) {
+		const char **dst;
+
+		if (!strcmp(argv[i], "dev"))
+			dst = &dev;
+		else if (!strcmp(argv[i], "qpn"))
+			dst = &qpn;
+		else if (!strcmp(argv[i], "slot"))
+			dst = &slot;
+		else if (!strcmp(argv[i], "timeout"))
+			dst = &timeout;
+		else
+			usage_error("unknown probe parameter", argv[i]);
+		if (i + 1 >= argc)
+			usage_error("missing value for", argv[i]);
+		*dst = argv[i + 1];
+	}
+	if (!dev || !qpn || !slot)
+		usage_error("probe needs dev, qpn and slot", NULL);
+
+	nlh = mrc_msg(nl, MRC_CMD_PROBE, 0);
+	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, dev);
+	if (timeout)
+		mnl_attr_put_u32(nlh, MRC_A_PROBE_TIMEOUT_MS,
+				 parse_u32_arg("invalid timeout", timeout));
+	qp = mnl_attr_nest_start(nlh, MRC_A_QP);
+	mnl_attr_put_u32(nlh, MRC_A_QP_NUM, parse_u32_arg("invalid qpn", qpn));
+	evs = mnl_attr_nest_start(nlh, MRC_A_QP_EVS);
+	ev = mnl_attr_nest_start(nlh, MRC_A_EV);
+	mnl_attr_put_u32(nlh, MRC_A_EV_SLOT, parse_u32_arg("invalid slot", slot));
+	mnl_attr_nest_end(nlh, ev);
+	mnl_attr_nest_end(nlh, evs);
+	mnl_attr_nest_end(nlh, qp);
+	return nl_talk(nl, nlh, probe_cb, nl);
+}
+
+/* ---- plane ----------------------------------------------------------- */
+
+/* plane set dev NAME plane N admin { up | down } */
+static int plane_set(struct nl *nl, int argc, char **argv)
+{
+	const char *dev = NULL, *admin = NULL;
+	struct nlattr *planes, *plane;
+	struct nlmsghdr *nlh;
+	__u32 index = 0;
+	bool have_index = false;
+	int i;
+
+	for (i = 0; i < argc; i += 2) {
+		if (i + 1 >= argc)
+			usage_error("missing value for", argv[i]);
+		if (!strcmp(argv[i], "dev")) {
+			dev = argv[i + 1];
+		} else if (!strcmp(argv[i], "plane")) {
+			index = parse_u32_arg("invalid plane index", argv[i + 1]);
+			have_index = true;
+		} else if (!strcmp(argv[i], "admin")) {
+			admin = argv[i + 1];
+			if (strcmp(admin, "up") && strcmp(admin, "down"))
+				usage_error("admin must be up or down", admin);
+		} else {
+			usage_error("unknown parameter", argv[i]);
+		}
+	}
+	if (!dev || !have_index || !admin)
+		usage_error("plane set needs dev NAME, plane N and admin { up | down }",
+			    NULL);
+
+	nlh = mrc_msg(nl, MRC_CMD_PLANE_SET, 0);
+	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, dev);
+	planes = mnl_attr_nest_start(nlh, MRC_A_DEV_PLANES);
+	plane = mnl_attr_nest_start(nlh, MRC_A_PLANE);
+	mnl_attr_put_u32(nlh, MRC_A_PLANE_INDEX, index);
+	mnl_attr_put_u8(nlh, MRC_A_PLANE_ADMIN, strcmp(admin, "up") ?
+			MRC_PLANE_ADMIN_DOWN : MRC_PLANE_ADMIN_UP);
+	mnl_attr_nest_end(nlh, plane);
+	mnl_attr_nest_end(nlh, planes);
+	return nl_talk(nl, nlh, NULL, NULL);
+}
+
+static int cmd_plane(struct nl *nl, int argc, char **argv)
+{
+	if (argc && !strcmp(argv[0], "set"))
+		return plane_set(nl, argc - 1, argv + 1);
+	return usage_error("unknown plane command", argc ? argv[0] : "");
 }
 
 /* ---- main ------------------------------------------------------------ */
@@ -1267,6 +1954,10 @@ static const struct {
 	{ "evprofile", cmd_evprofile },
 	{ "ccprofile", cmd_ccprofile },
 	{ "monitor", cmd_monitor },
+	{ "qp", cmd_qp },
+	{ "ev", cmd_ev },
+	{ "probe", cmd_probe },
+	{ "plane", cmd_plane },
 };
 
 typedef int (*object_fn)(struct nl *nl, int argc, char **argv);

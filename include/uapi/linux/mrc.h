@@ -40,12 +40,15 @@
  *    MRC_A_DEV_NAME: NLA_NUL_STRING, 1 to 15 bytes (IFNAMSIZ - 1)
  *    MRC_A_DEV_INDEX: NLA_U32, unique in the namespace, never reused while
  *                     the module is loaded
+ *    MRC_A_DEV_EVPROF_ID: NLA_U32, the EV profile named, 0 for none
+ *    MRC_A_DEV_CCPROF_ID: NLA_U32, the CC profile named, 0 for none
  *    MRC_A_DEV_PLANES: NLA_NESTED
  *        MRC_A_PLANE: NLA_NESTED, one per remaining plane, by index
  *            MRC_A_PLANE_INDEX: NLA_U32, 0 .. MRC_MAX_PLANES - 1
  *            MRC_A_PLANE_IFINDEX: NLA_U32
  *            MRC_A_PLANE_IFNAME: NLA_NUL_STRING
  *            MRC_A_PLANE_STATE: NLA_U8, enum mrc_plane_state
+ *            MRC_A_PLANE_ADMIN: NLA_U8, enum mrc_plane_admin
  *        MRC_A_PLANE: NLA_NESTED
  *            ...
  *
@@ -66,15 +69,51 @@
  * Each plane names an existing Ethernet netdev of the caller's namespace by
  * ifindex, by name or by both (they must then agree).  Planes are numbered in
  * the order they are listed; MRC_A_PLANE_INDEX and MRC_A_PLANE_STATE are
- * output only.  A netdev may be a plane of one device only, and only once.
+ * output only, and a new plane starts admin up (MRC_A_PLANE_ADMIN is
+ * refused).  A netdev may be a plane of one device only, and only once.
  * When a plane's netdev is unregistered (deleted, or moved to another
  * namespace) the plane goes away; a device that loses its last plane is
- * deleted.
+ * deleted.  Optional:
+ *
+ *    MRC_A_DEV_EVPROF_ID: NLA_U32, 0 .. MRC_PROFILE_ID_MAX, 0 for none
+ *    MRC_A_DEV_CCPROF_ID: NLA_U32, the same for a CC profile
+ *
+ * name the profiles the device's QPs follow: the EV profile's EV_COUNT,
+ * MIN_ACTIVE and BACKUPS shape each EV set a QP installs (when it gets its
+ * address vector), the CC profile initialises a QP's congestion control when
+ * it is created or reset.  A profile must be ONLINE to be named and stays
+ * ONLINE while named; only AUTO-mode UDP EV profiles can be named so far
+ * (EOPNOTSUPP).  Without an EV profile the ev_count module parameter rules.
+ *
+ * MRC_CMD_DEV_SET (do, admin)
+ * ---------------------------
+ *
+ * Names other profiles: MRC_A_DEV_NAME and MRC_A_DEV_EVPROF_ID and/or
+ * MRC_A_DEV_CCPROF_ID as in DEV_NEW.  Running QPs keep their settings; the
+ * next EV set and the next reset follow the new profiles.
  *
  * MRC_CMD_DEV_DEL (do, admin)
  * ---------------------------
  *
  * Deletes the device named by MRC_A_DEV_NAME.
+ *
+ * MRC_CMD_PLANE_SET (do, admin)
+ * -----------------------------
+ *
+ * Sets the controller's admin state of planes of the device MRC_A_DEV_NAME:
+ *
+ *    MRC_A_DEV_PLANES: NLA_NESTED
+ *        MRC_A_PLANE: NLA_NESTED, 1 to MRC_MAX_PLANES of them
+ *            MRC_A_PLANE_INDEX: NLA_U32, an existing plane (else ENOENT)
+ *            MRC_A_PLANE_ADMIN: NLA_U8, enum mrc_plane_admin
+ *
+ * and nothing else in the plane nests.  All planes are checked before any
+ * changes.  A plane admin down is MRC_PLANE_STATE_DOWN and the data path
+ * treats it exactly as a plane whose netdev lost its carrier: QPs stop
+ * using its EVs (they go ASSUMED_BAD) and carry on over the other planes;
+ * MRC_CMD_PLANE_EVENT reports the change.  Admin up makes the plane UP
+ * again only if its netdev is running with carrier.  Setting the admin
+ * state a plane already has succeeds and changes nothing.
  *
  * MRC_CMD_EVPROF_NEW, MRC_CMD_EVPROF_SET (do, admin)
  * ---------------------------------------------------
@@ -122,7 +161,8 @@
  * ------------------------------
  *
  * Deletes the EV profile MRC_A_EVPROF / MRC_A_EVPROF_ID.  An ONLINE profile
- * must be taken OFFLINE first (EBUSY).
+ * must be taken OFFLINE first (EBUSY), and a profile a device names cannot
+ * go OFFLINE (EBUSY).
  *
  * MRC_CMD_CCPROF_NEW, _SET, _GET, _DEL
  * ------------------------------------
@@ -152,6 +192,84 @@
  *
  * ALGO cannot change while the profile is ONLINE; the NSCC parameters can.
  *
+ * MRC_CMD_QP_GET (do, dump)
+ * -------------------------
+ *
+ * The RC QPs of a device and their EV sets (GSI QPs are not shown).  A do
+ * request needs MRC_A_DEV_NAME and MRC_A_QP / MRC_A_QP_NUM and answers with
+ * that QP; a dump takes an optional MRC_A_DEV_NAME to list one device only,
+ * and answers with every QP in increasing device index and QP number.  Each
+ * message is:
+ *
+ *    MRC_A_DEV_NAME: NLA_NUL_STRING
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32
+ *        MRC_A_QP_STATE: NLA_U8, enum ib_qp_state (0 RESET .. 3 RTS .. 6 ERR)
+ *        MRC_A_QP_DEST_NUM: NLA_U32, the peer's QP number (0 before RTR)
+ *        MRC_A_QP_PEER: 16 bytes, the peer's address, an IPv4 one
+ *                       v4-mapped; absent before the QP has one
+ *        MRC_A_QP_EV_COUNT: NLA_U32, slots of the EV set (0 before RTR)
+ *        MRC_A_QP_MIN_ACTIVE: NLA_U32
+ *        MRC_A_QP_CWND: NLA_U32, congestion window, bytes
+ *        MRC_A_QP_SRTT_US: NLA_U32, smoothed RTT (0: none measured yet)
+ *        MRC_A_QP_EVS: NLA_NESTED
+ *            MRC_A_EV: NLA_NESTED, one per slot, by increasing slot
+ *                MRC_A_EV_SLOT: NLA_U32
+ *                MRC_A_EV_VALUE: NLA_U32, the EV on the wire
+ *                MRC_A_EV_PLANE: NLA_U32, plane index
+ *                MRC_A_EV_ENTROPY: NLA_U32, the UDP source port it uses
+ *                MRC_A_EV_STATE: NLA_U8, enum mrc_ev_state
+ *                MRC_A_EV_TX_PKTS, _RETX, _LOSSES, _ECN, _RETIRED: NLA_U64
+ *
+ * A QP's EVs that do not fit one dump message continue in the next, which
+ * repeats MRC_A_DEV_NAME and the QP's attributes with the following slots:
+ * readers merge messages about the same device and QP number.  A dump
+ * whose device list or QPs changed while it ran carries NLM_F_DUMP_INTR.
+ * Errors: ENODEV no such device, ENOENT no such QP.
+ *
+ * MRC_CMD_EV_SET (do, admin)
+ * --------------------------
+ *
+ * The controller denies EVs of a QP (no packet leaves on them) and undenies
+ * them.  Takes MRC_A_DEV_NAME and:
+ *
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32, required
+ *        MRC_A_QP_EVS: NLA_NESTED, required
+ *            MRC_A_EV: NLA_NESTED, 1 to MRC_MAX_EVS of them
+ *                MRC_A_EV_SLOT: NLA_U32, 0 .. EV_COUNT - 1
+ *                MRC_A_EV_STATE: NLA_U8, MRC_EV_STATE_DENIED (deny) or
+ *                                MRC_EV_STATE_GOOD (undeny)
+ *
+ * The request applies whole or not at all.  Undeny needs a DENIED slot;
+ * deny of a DENIED slot changes nothing.  A QP always keeps at least one
+ * slot that is not DENIED (EBUSY).  A DENIED slot stays DENIED until the
+ * controller undenies it or the QP gets a new address vector (modify_qp),
+ * which builds a new EV set.  Errors: ENODEV no such device, ENOENT no such
+ * QP, ERANGE slot beyond the QP's EV count (or state beyond the enum),
+ * EINVAL slot listed twice, state SKIP or ASSUMED_BAD, undeny of a slot
+ * that is not DENIED, EBUSY no slot left that is not DENIED, E2BIG more
+ * than MRC_MAX_EVS entries.
+ * MRC_CMD_PROBE (do, admin)
+ * -------------------------
+ *
+ * Sends one probe on one EV of a connected (RTS) RC QP and waits for the
+ * peer's answer, a SACK echoing the probe: the controller learns whether
+ * that path works and its round trip now, whatever the EV's state.  Needs:
+ *
+ *    MRC_A_DEV_NAME: the device
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32, the QP number
+ *        MRC_A_QP_EVS: NLA_NESTED holding exactly one
+ *            MRC_A_EV: NLA_NESTED
+ *                MRC_A_EV_SLOT: NLA_U32, slot of the QP's active set
+ *    MRC_A_PROBE_TIMEOUT_MS: NLA_U32, 1 .. MRC_PROBE_TIMEOUT_MS_MAX
+ *                            (default MRC_PROBE_TIMEOUT_MS_DEFAULT)
+ *
+ * The reply repeats MRC_A_DEV_NAME and MRC_A_QP with the EV probed (SLOT,
+ * VALUE, PLANE, ENTROPY) and carries MRC_A_PROBE_RTT_NS: NLA_U64.  No answer
+ * within the timeout is ETIMEDOUT; one probe per QP at a time (EBUSY).
+ *
  * Multicast group MRC_GENL_MCGRP_EVENTS
  * -------------------------------------
  *
@@ -160,9 +278,35 @@
  *
  * MRC_CMD_PLANE_EVENT: a plane went up or down (its netdev's running state or
  * carrier changed).  Carries MRC_A_DEV_NAME and MRC_A_DEV_PLANES holding the
- * one plane, laid out as in MRC_CMD_DEV_GET, with its new state.
+ * one plane, laid out as in MRC_CMD_DEV_GET, with its new state.  A plane
+ * set admin down or up (MRC_CMD_PLANE_SET) raises it too.
  *
- * EV state changes and QP errors will follow with the data path.
+ * MRC_CMD_EV_EVENT: an EV of a QP went ASSUMED_BAD, or GOOD (probes brought
+ * it back, or its slot took a fresh entropy in place of a lossy one); the
+ * states MRC_EV_EVENT_* name.  One EV per message:
+ *
+ *    MRC_A_DEV_NAME: NLA_NUL_STRING
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32
+ *        MRC_A_QP_EVS: NLA_NESTED
+ *            MRC_A_EV: NLA_NESTED
+ *                MRC_A_EV_SLOT, MRC_A_EV_VALUE, MRC_A_EV_PLANE: NLA_U32
+ *                MRC_A_EV_ENTROPY: NLA_U32, the UDP source port
+ *                MRC_A_EV_STATE: NLA_U8, enum mrc_ev_state
+ *
+ * MRC_CMD_QP_EVENT: a QP failed and went to the error state:
+ *
+ *    MRC_A_DEV_NAME: NLA_NUL_STRING
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32
+ *        MRC_A_QP_STATE: NLA_U8, IB_QPS_ERR
+ *        MRC_A_QP_DEST_NUM: NLA_U32, the peer's QP
+ *        MRC_A_QP_ERROR: NLA_U32, enum mrc_qp_error
+ *
+ * EV and QP events are sent from process context shortly after the change,
+ * in order per QP, and only while the group has listeners.  They are lossy:
+ * a burst that overflows the QP's queue of changes or a listener's socket
+ * is dropped (the socket then reports ENOBUFS).
  *
  * Errors
  * ------
@@ -170,8 +314,8 @@
  * EINVAL bad or missing attribute, ERANGE attribute value out of range,
  * ENODEV no such device or netdev, EEXIST device name or profile id taken,
  * EBUSY netdev already a plane of another device or profile ONLINE, E2BIG too
- * many planes or EV entries, ENOENT no such profile, EOPNOTSUPP feature not
- * implemented yet, EPERM missing capability.  Documentation/netlink.md in
+ * many planes or EV entries, ENOENT no such profile or plane, EOPNOTSUPP
+ * feature not implemented yet, EPERM missing capability.  Documentation/netlink.md in
  * the mrc tree lists every case with its message.
  */
 
@@ -192,13 +336,17 @@
 #define MRC_PROFILE_ID_MAX	65535
 #define MRC_MAX_BACKUPS		32
 
+/* How long MRC_CMD_PROBE waits for its answer, milliseconds. */
+#define MRC_PROBE_TIMEOUT_MS_DEFAULT	1000
+#define MRC_PROBE_TIMEOUT_MS_MAX	60000
+
 /* Default UDP destination port of MRC packets (mrc.ko parameter udp_port). */
 #define MRC_UDP_PORT_DEFAULT	4793
 
 /*
  * Numbers are ABI: new commands are only ever appended before __MRC_CMD_MAX.
- * Planned next (controller API): plane admin up/down, EV format profiles,
- * EV states (get/set: deny, undeny), QP dump and EV probe.
+ * Planned next (controller API): EV format profiles, QPs naming their
+ * profiles, connectionless EV probes.
  */
 enum mrc_cmd {
 	MRC_CMD_UNSPEC,
@@ -215,6 +363,13 @@ enum mrc_cmd {
 	MRC_CMD_CCPROF_GET,
 	MRC_CMD_CCPROF_DEL,
 	MRC_CMD_PLANE_EVENT,
+	MRC_CMD_PLANE_SET,
+	MRC_CMD_QP_GET,
+	MRC_CMD_EV_SET,
+	MRC_CMD_EV_EVENT,
+	MRC_CMD_QP_EVENT,
+	MRC_CMD_DEV_SET,
+	MRC_CMD_PROBE,
 
 	__MRC_CMD_MAX
 };
@@ -234,6 +389,12 @@ enum mrc_attr {
 	MRC_A_DEV_PLANES,	/* nest of MRC_A_PLANE */
 	MRC_A_EVPROF,		/* nest of enum mrc_evprof_attr */
 	MRC_A_CCPROF,		/* nest of enum mrc_ccprof_attr */
+	MRC_A_QP,		/* nest of enum mrc_qp_attr */
+	MRC_A_PAD,		/* alignment padding, never parsed */
+	MRC_A_DEV_EVPROF_ID,	/* u32, 0: none */
+	MRC_A_DEV_CCPROF_ID,	/* u32, 0: none */
+	MRC_A_PROBE_TIMEOUT_MS,	/* u32 */
+	MRC_A_PROBE_RTT_NS,	/* u64 */
 
 	__MRC_A_MAX
 };
@@ -257,6 +418,7 @@ enum mrc_plane_attr {
 	MRC_A_PLANE_IFINDEX,	/* u32 */
 	MRC_A_PLANE_IFNAME,	/* string */
 	MRC_A_PLANE_STATE,	/* u8, enum mrc_plane_state */
+	MRC_A_PLANE_ADMIN,	/* u8, enum mrc_plane_admin */
 
 	__MRC_A_PLANE_MAX
 };
@@ -267,6 +429,12 @@ enum mrc_plane_attr {
 enum mrc_plane_state {
 	MRC_PLANE_STATE_DOWN,
 	MRC_PLANE_STATE_UP
+};
+
+/* Set by the controller (MRC_CMD_PLANE_SET); a plane admin down is DOWN. */
+enum mrc_plane_admin {
+	MRC_PLANE_ADMIN_DOWN,
+	MRC_PLANE_ADMIN_UP
 };
 
 /*
@@ -368,5 +536,65 @@ enum mrc_ccprof_attr {
 };
 
 #define MRC_A_CCPROF_MAX (__MRC_A_CCPROF_MAX - 1)
+
+/* Attributes inside MRC_A_QP. */
+enum mrc_qp_attr {
+	MRC_A_QP_UNSPEC,
+	MRC_A_QP_NUM,			/* u32, the QP number */
+	MRC_A_QP_STATE,			/* u8, enum ib_qp_state numbering */
+	MRC_A_QP_DEST_NUM,		/* u32, the peer's QP number */
+	MRC_A_QP_PEER,			/* binary, 16 bytes: IPv6 or v4-mapped */
+	MRC_A_QP_EV_COUNT,		/* u32, slots of the active EV set */
+	MRC_A_QP_MIN_ACTIVE,		/* u32, GOOD slots a loss may not break */
+	MRC_A_QP_CWND,			/* u32, bytes */
+	MRC_A_QP_SRTT_US,		/* u32 */
+	MRC_A_QP_ERROR,			/* u32, enum mrc_qp_error (QP_EVENT) */
+	MRC_A_QP_EVS,			/* nest of MRC_A_EV */
+	MRC_A_QP_PAD,			/* alignment padding, never parsed */
+
+	__MRC_A_QP_MAX
+};
+
+#define MRC_A_QP_MAX (__MRC_A_QP_MAX - 1)
+
+/* Attributes inside MRC_A_QP_EVS. */
+enum mrc_evs_attr {
+	MRC_A_EVS_UNSPEC,
+	MRC_A_EV,			/* nest of enum mrc_ev_attr */
+
+	__MRC_A_EVS_MAX
+};
+
+#define MRC_A_EVS_MAX (__MRC_A_EVS_MAX - 1)
+
+/* Attributes of one EV (slot of a QP's active set) inside MRC_A_EV. */
+enum mrc_ev_attr {
+	MRC_A_EV_UNSPEC,
+	MRC_A_EV_SLOT,			/* u32, 0 .. EV_COUNT - 1 */
+	MRC_A_EV_VALUE,			/* u32, the EV on the wire */
+	MRC_A_EV_PLANE,			/* u32, plane index */
+	MRC_A_EV_ENTROPY,		/* u32, UDP source port */
+	MRC_A_EV_STATE,			/* u8, enum mrc_ev_state */
+	MRC_A_EV_TX_PKTS,		/* u64 */
+	MRC_A_EV_RETX,			/* u64 */
+	MRC_A_EV_LOSSES,		/* u64 */
+	MRC_A_EV_ECN,			/* u64 */
+	MRC_A_EV_RETIRED,		/* u64, entropies this slot replaced */
+	MRC_A_EV_PAD,			/* alignment padding, never parsed */
+
+	__MRC_A_EV_MAX
+};
+
+#define MRC_A_EV_MAX (__MRC_A_EV_MAX - 1)
+
+/* Why a QP went to the error state (MRC_CMD_QP_EVENT). */
+enum mrc_qp_error {
+	MRC_QP_ERROR_OTHER,
+	MRC_QP_ERROR_RETRY_EXCEEDED,	/* retransmissions exhausted */
+	MRC_QP_ERROR_REMOTE_ACCESS,	/* the peer refused an access */
+	MRC_QP_ERROR_REMOTE_OP,		/* the peer failed an operation */
+	MRC_QP_ERROR_LOCAL,		/* bad work request or local failure */
+	MRC_QP_ERROR_PLANE_GONE		/* the QP's planes went away */
+};
 
 #endif /* _UAPI_LINUX_MRC_H */

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The controller's view of the QPs of a device (MRC_CMD_QP_GET) and its
+ * deny/undeny of single EVs (MRC_CMD_EV_SET).  include/uapi/linux/mrc.h
+ * documents the messages; Documentation/netlink.md lists every error.
+ *
+ * Every RC QP of a device is in mdev->qps from creation to destruction; GSI
+ * QPs are not and are never shown.  A QP is read under RCU (destroy waits a
+ * grace period before freeing it and its EV set) and its lock, copied into a
+ * snapshot, and the message is built from the copy once the lock is dropped:
+ * the data path never waits for a netlink socket.  Devices are found under
+ * mrc_net.lock, which keeps a device on the list from being destroyed.
+ */
+
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
+
+#include "mrc.h"
+
+struct mrc_nl_ev_snap {
+	u32 value;
+	u8 plane;
+	u8 state;
+	u64 tx_pkts;
+	u64 retx;
+	u64 losses;
+	u64 ecn;
+	u64 retired;
+};
+
+/*
+ * What one message says of a QP: its header and the EVs of slots @first to
+ * @first + @nev - 1, the tail of the set a previous message did not hold.
+ */
+struct mrc_nl_qp_snap {
+	u32 qpn;
+	u8 state;
+	bool has_peer;
+	u32 dest_qpn;
+	struct in6_addr peer;
+	u32 ev_count;
+	u32 min_active;
+	u32 cwnd;
+	u32 srtt_us;
+	u32 first;
+	u32 nev;
+	struct mrc_nl_ev_snap ev[MRC_EV_MAX];
+};
+
+/*
+ * Under RCU.  @qpn is the QP's index in mdev->qps: create publishes the QP
+ * there before it writes ibqp.qp_num.  False when the QP is being destroyed.
+ */
+static bool mrc_nl_qp_snap(struct mrc_qp *qp, u32 qpn, u32 first,
+			   struct mrc_nl_qp_snap *snap)
+{
+	const struct mrc_evset *s;
+	u32 i;
+
+	spin_lock_bh(&qp->lock);
+	if (qp->dead) {
+		spin_unlock_bh(&qp->lock);
+		return false;
+	}
+	s = qp->evs;
+	snap->qpn = qpn;
+	snap->state = qp->state;
+	snap->dest_qpn = qp->attr.dest_qp_num;
+	/* No family yet: modify_qp has not given the QP an address vector. */
+	snap->has_peer = qp->av.family == AF_INET ||
+			 qp->av.family == AF_INET6;
+	if (qp->av.family == AF_INET)
+		ipv6_addr_set_v4mapped(qp->av.daddr.v4, &snap->peer);
+	else if (qp->av.family == AF_INET6)
+		snap->peer = qp->av.daddr.v6;
+	snap->ev_count = s ? s->n : 0;
+	snap->min_active = s ? s->min_active : 0;
+	snap->cwnd = qp->req.cc.cwnd;
+	snap->srtt_us = qp->req.srtt_us;
+	snap->first = first;
+	snap->nev = first < snap->ev_count ? snap->ev_count - first : 0;
+	for (i = 0; i < snap->nev; i++) {
+		const struct mrc_ev *e = &s->ev[first + i];
+		struct mrc_nl_ev_snap *c = &snap->ev[i];
+
+		c->value = e->value;
+		c->plane = e->plane;
+		c->state = e->state;
+		c->tx_pkts = e->tx_pkts;
+		c->retx = e->retx;
+		c->losses = e->losses;
+		c->ecn = e->ecn;
+		c->retired = e->retired;
+	}
+	spin_unlock_bh(&qp->lock);
+	return true;
+}
+
+static size_t mrc_nl_ev_size(void)
+{
+	return nla_total_size(0) +			/* MRC_A_EV */
+	       4 * nla_total_size(sizeof(u32)) +	/* slot .. entropy */
+	       nla_total_size(sizeof(u8)) +		/* state */
+	       5 * nla_total_size_64bit(sizeof(u64));	/* counters */
+}
+
+static size_t mrc_nl_qp_size(u32 nev)
+{
+	return nla_total_size(IFNAMSIZ) +		/* MRC_A_DEV_NAME */
+	       nla_total_size(0) +			/* MRC_A_QP */
+	       6 * nla_total_size(sizeof(u32)) +	/* num, dest .. srtt */
+	       nla_total_size(sizeof(u8)) +		/* state */
+	       nla_total_size(sizeof(struct in6_addr)) +	/* peer */
+	       nla_total_size(0) +			/* MRC_A_QP_EVS */
+	       nev * mrc_nl_ev_size();
+}
+
+static int mrc_nl_put_ev(struct sk_buff *skb, u32 slot,
+			 const struct mrc_nl_ev_snap *e)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, MRC_A_EV);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_EV_SLOT, slot) ||
+	    nla_put_u32(skb, MRC_A_EV_VALUE, e->value) ||
+	    nla_put_u32(skb, MRC_A_EV_PLANE, e->plane) ||
+	    nla_put_u32(skb, MRC_A_EV_ENTROPY, mrc_ev_sport(e->value)) ||
+	    nla_put_u8(skb, MRC_A_EV_STATE, e->state) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_TX_PKTS, e->tx_pkts,
+			      MRC_A_EV_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_RETX, e->retx, MRC_A_EV_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_LOSSES, e->losses, MRC_A_EV_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_ECN, e->ecn, MRC_A_EV_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_RETIRED, e->retired,
+			      MRC_A_EV_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * One message about the QP of @snap, with as many of its EVs as fit.
+ * Return: the slot after the last EV put, or -EMSGSIZE when not even the
+ * header and one EV fit (the caller retries in an empty message).
+ */
+static int mrc_nl_put_qp(struct sk_buff *skb, const char *dev_name,
+			 const struct mrc_nl_qp_snap *snap, u32 portid,
+			 u32 seq, int flags, struct netlink_callback *cb)
+{
+	struct nlattr *qp, *evs;
+	void *hdr;
+	u32 i;
+
+	hdr = mrc_nl_hdr_put(skb, portid, seq, flags, MRC_CMD_QP_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
+
+	if (nla_put_string(skb, MRC_A_DEV_NAME, dev_name))
+		goto cancel;
+	qp = nla_nest_start(skb, MRC_A_QP);
+	if (!qp)
+		goto cancel;
+	if (nla_put_u32(skb, MRC_A_QP_NUM, snap->qpn) ||
+	    nla_put_u8(skb, MRC_A_QP_STATE, snap->state) ||
+	    nla_put_u32(skb, MRC_A_QP_DEST_NUM, snap->dest_qpn) ||
+	    (snap->has_peer &&
+	     nla_put_in6_addr(skb, MRC_A_QP_PEER, &snap->peer)) ||
+	    nla_put_u32(skb, MRC_A_QP_EV_COUNT, snap->ev_count) ||
+	    nla_put_u32(skb, MRC_A_QP_MIN_ACTIVE, snap->min_active) ||
+	    nla_put_u32(skb, MRC_A_QP_CWND, snap->cwnd) ||
+	    nla_put_u32(skb, MRC_A_QP_SRTT_US, snap->srtt_us))
+		goto cancel;
+	evs = nla_nest_start(skb, MRC_A_QP_EVS);
+	if (!evs)
+		goto cancel;
+	for (i = 0; i < snap->nev; i++)
+		if (mrc_nl_put_ev(skb, snap->first + i, &snap->ev[i]))
+			break;
+	if (!i && snap->nev)
+		goto cancel;
+	nla_nest_end(skb, evs);
+	nla_nest_end(skb, qp);
+	genlmsg_end(skb, hdr);
+	return snap->first + i;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
+	struct nlattr *tb[MRC_A_QP_MAX + 1];
+	struct mrc_nl_qp_snap *snap;
+	struct mrc_device *mdev;
+	struct sk_buff *msg;
+	struct mrc_qp *qp;
+	bool live = false;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "missing device name");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_QP)) {
+		NL_SET_ERR_MSG(info->extack, "missing QP attributes");
+		return -EINVAL;
+	}
+	/* The family policy validated the nest already. */
+	err = nla_parse_nested(tb, MRC_A_QP_MAX, info->attrs[MRC_A_QP], NULL,
+			       info->extack);
+	if (err)
+		return err;
+	if (!tb[MRC_A_QP_NUM]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_QP],
+				    "missing QP number");
+		return -EINVAL;
+	}
+
+	snap = kvmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
+
+	mutex_lock(&mn->lock);
+	mdev = mrc_dev_find(mn, nla_data(name_attr));
+	if (mdev) {
+		u32 qpn = nla_get_u32(tb[MRC_A_QP_NUM]);
+
+		rcu_read_lock();
+		qp = mrc_qp_lookup(mdev, qpn);
+		live = qp && mrc_nl_qp_snap(qp, qpn, 0, snap);
+		rcu_read_unlock();
+	}
+	mutex_unlock(&mn->lock);
+
+	if (!mdev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+				    "no such mrc device");
+		err = -ENODEV;
+		goto out;
+	}
+	if (!live) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_A_QP_NUM],
+				    "no such QP");
+		err = -ENOENT;
+		goto out;
+	}
+
+	msg = genlmsg_new(mrc_nl_qp_size(snap->nev), GFP_KERNEL);
+	if (!msg) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = mrc_nl_put_qp(msg, nla_data(name_attr), snap, info->snd_portid,
+			    info->snd_seq, 0, NULL);
+	if (err < 0 || (u32)err < snap->nev) {
+		/* Sized for the whole set: cannot happen. */
+		nlmsg_free(msg);
+		err = -EMSGSIZE;
+		goto out;
+	}
+	err = genlmsg_reply(msg, info);
+out:
+	kvfree(snap);
+	return err;
+}
+
+/*
+ * The generation of everything a QP dump walks: the device list and the QPs
+ * of every device.  Each part only grows, so the sum changes whenever one of
+ * them does.  Under mrc_net.lock.
+ */
+static u32 mrc_nl_qp_genid(struct mrc_net *mn)
+{
+	struct mrc_device *mdev;
+	u32 genid = mn->genid;
+
+	list_for_each_entry(mdev, &mn->devices, list)
+		genid += atomic_read(&mdev->qp_genid);
+	return genid;
+}
+
+/*
+ * The QPs of @mdev from cb->args[1] (QP number) and, for that QP,
+ * cb->args[2] (EV slot) on.  Return: 0 when the device is done, -EMSGSIZE
+ * when the message is full (cb->args say where to go on).
+ */
+static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
+			      struct mrc_device *mdev,
+			      struct mrc_nl_qp_snap *snap)
+{
+	unsigned long qpn = cb->args[1];
+	struct mrc_qp *qp;
+	u32 first;
+	bool live;
+	int next;
+
+	for (;;) {
+		rcu_read_lock();
+		qp = xa_find(&mdev->qps, &qpn, ULONG_MAX, XA_PRESENT);
+		/* A QP continued from the last message goes on at its slot. */
+		first = qpn == cb->args[1] ? cb->args[2] : 0;
+		live = qp && mrc_nl_qp_snap(qp, qpn, first, snap);
+		rcu_read_unlock();
+		if (!qp)
+			return 0;
+
+		/* A set that shrank under a continued QP has nothing left. */
+		if (live && (!first || snap->nev)) {
+			next = mrc_nl_put_qp(skb, mdev->name, snap,
+					     NETLINK_CB(cb->skb).portid,
+					     cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					     cb);
+			if (next < 0 || (u32)next < snap->ev_count) {
+				cb->args[1] = qpn;
+				cb->args[2] = next < 0 ? first : next;
+				return -EMSGSIZE;
+			}
+		}
+		cb->args[1] = ++qpn;
+		cb->args[2] = 0;
+	}
+}
+
+/*
+ * cb->args[0] holds the index of the device being dumped, cb->args[1] the
+ * number of the next QP and cb->args[2] its next EV slot.  Indexes and QP
+ * numbers are walked in increasing order, so objects deleted between parts
+ * never make a dump skip or repeat another one; a QP whose EVs do not fit
+ * one message goes on in the next with its header repeated.
+ */
+int mrc_nl_qp_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr *name_attr = genl_dumpit_info(cb)->attrs[MRC_A_DEV_NAME];
+	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
+	struct mrc_nl_qp_snap *snap;
+	struct mrc_device *mdev;
+	int err = 0;
+
+	snap = kvmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
+
+	mutex_lock(&mn->lock);
+	cb->seq = mrc_nl_qp_genid(mn);
+	list_for_each_entry(mdev, &mn->devices, list) {
+		if (mdev->index < cb->args[0])
+			continue;
+		if (name_attr && strcmp(mdev->name, nla_data(name_attr)))
+			continue;
+		if (mdev->index != cb->args[0]) {
+			cb->args[0] = mdev->index;
+			cb->args[1] = 0;
+			cb->args[2] = 0;
+		}
+		err = mrc_nl_qp_dump_dev(skb, cb, mdev, snap);
+		if (err)
+			break;
+		cb->args[0] = (long)mdev->index + 1;
+		cb->args[1] = 0;
+		cb->args[2] = 0;
+	}
+	mutex_unlock(&mn->lock);
+	kvfree(snap);
+
+	/* A header and one EV always fit an empty part. */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+/* Fills @reqs from the request's MRC_A_QP_EVS; the policy checked ranges. */
+static int mrc_nl_parse_evs(const struct nlattr *evs, struct mrc_ev_req *reqs,
+			    u32 *nreqs, struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[MRC_A_EV_MAX + 1];
+	const struct nlattr *nla;
+	u32 n = 0;
+	int rem, err;
+	u8 state;
+
+	nla_for_each_nested(nla, evs, rem) {
+		if (n == MRC_EV_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "too many EVs");
+			return -E2BIG;
+		}
+		err = nla_parse_nested(tb, MRC_A_EV_MAX, nla, NULL, extack);
+		if (err)
+			return err;
+		if (!tb[MRC_A_EV_SLOT] || !tb[MRC_A_EV_STATE]) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "EV needs a slot and a state");
+			return -EINVAL;
+		}
+		state = nla_get_u8(tb[MRC_A_EV_STATE]);
+		if (state != MRC_EV_STATE_DENIED && state != MRC_EV_STATE_GOOD) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_EV_STATE],
+					    "EV state can only be set to denied or good");
+			return -EINVAL;
+		}
+		reqs[n].slot = nla_get_u32(tb[MRC_A_EV_SLOT]);
+		reqs[n].state = state;
+		reqs[n].attr = nla;
+		n++;
+	}
+	if (!n) {
+		NL_SET_ERR_MSG_ATTR(extack, evs, "at least one EV is required");
+		return -EINVAL;
+	}
+	*nreqs = n;
+	return 0;
+}
+
+int mrc_nl_ev_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
+	struct nlattr *tb[MRC_A_QP_MAX + 1];
+	struct mrc_device *mdev;
+	struct mrc_ev_req *reqs;
+	bool live = false;
+	struct mrc_qp *qp;
+	u32 nreqs;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "missing device name");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_QP)) {
+		NL_SET_ERR_MSG(info->extack, "missing QP attributes");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, MRC_A_QP_MAX, info->attrs[MRC_A_QP], NULL,
+			       info->extack);
+	if (err)
+		return err;
+	if (!tb[MRC_A_QP_NUM]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_QP],
+				    "missing QP number");
+		return -EINVAL;
+	}
+	if (!tb[MRC_A_QP_EVS]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_QP],
+				    "missing EV list");
+		return -EINVAL;
+	}
+
+	reqs = kcalloc(MRC_EV_MAX, sizeof(*reqs), GFP_KERNEL);
+	if (!reqs)
+		return -ENOMEM;
+	err = mrc_nl_parse_evs(tb[MRC_A_QP_EVS], reqs, &nreqs, info->extack);
+	if (err)
+		goto out;
+
+	mutex_lock(&mn->lock);
+	mdev = mrc_dev_find(mn, nla_data(name_attr));
+	if (mdev) {
+		rcu_read_lock();
+		qp = mrc_qp_lookup(mdev, nla_get_u32(tb[MRC_A_QP_NUM]));
+		if (qp) {
+			spin_lock_bh(&qp->lock);
+			live = !qp->dead;
+			if (live)
+				err = mrc_ev_set_states(qp, reqs, nreqs,
+							info->extack);
+			spin_unlock_bh(&qp->lock);
+		}
+		rcu_read_unlock();
+	}
+	mutex_unlock(&mn->lock);
+
+	if (!mdev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+				    "no such mrc device");
+		err = -ENODEV;
+	} else if (!live) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_A_QP_NUM],
+				    "no such QP");
+		err = -ENOENT;
+	}
+out:
+	kfree(reqs);
+	return err;
+}

@@ -1,0 +1,293 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What a controller sees of and does to the data path, over two planes: a plane set
+# admin down mid-transfer is left as if it had lost its carrier (the transfer
+# completes, the plane sends nothing more while the other carries on, dev show and a
+# PLANE_EVENT say admin down) and is taken back once admin up; EV events report the
+# EVs of a plane going ASSUMED_BAD (admin down, a blackhole) and probes bringing them
+# back GOOD, and only the transitions the device's EV profile asks for; QP events
+# say why a QP failed (remote access error, retries exhausted); bad PLANE_SET
+# requests get their errno and message.
+. "$(dirname "$0")/lib.sh"
+
+mrc_require_root
+mrc_require_mrcctl
+mrc_require_xfer
+mrc_require_cmds tc jq
+mon=$(mktemp -d)
+monpids=()
+# monitors_stop: end the background monitors started so far.
+monitors_stop()
+{
+	local p
+	for p in "${monpids[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	monpids=()
+}
+trap 'monitors_stop; rm -rf "$mon"; mrc_dev_pair_del; topo_destroy' EXIT
+mrc_unload
+topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
+mrc_dev_pair 2 || exit $KSFT_FAIL
+c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
+udp_port=$(cat /sys/module/mrc/parameters/udp_port)
+
+# monitor_start NS NAME [-j]: a monitor of NS's events writing to $mon/NAME,
+# subscribed when this returns. The time limits only bound a hang: the debug VM,
+# busy with the last transfer's aftermath, can take more than 5 s to start one.
+monitor_start()
+{
+	# shellcheck disable=SC2086 # $3 is -j or nothing
+	ip netns exec "$1" timeout 900 "$MRCCTL" $3 monitor >"$mon/$2" 2>"$mon/$2.err" &
+	monpids+=($!)
+	wait_until 60 grep -qxF "mrcctl: listening" "$mon/$2.err"
+	check "monitor $2 subscribes" "0" "$?"
+}
+
+# events NAME JQ-EXPR: the events of JSON monitor NAME that match JQ-EXPR, one
+# compact object per line (a line the monitor is still writing is skipped).
+events() { jq -R -c "fromjson? | select($2)" "$mon/$1"; }
+# has_event NAME JQ-EXPR: monitor NAME printed such an event (for wait_until).
+has_event() { [ -n "$(events "$1" "$2")" ]; }
+# recovered NAME: how many EVs of plane 1 monitor NAME saw go ASSUMED_BAD and
+# later GOOD with the same value (probes brought them back)
+recovered()
+{
+	events "$1" '.event == "ev" and .plane == 1' | jq -s '. as $e | [range(0; length) as $i |
+		$e[$i] | select(.state == "assumed-bad") | . as $b |
+		select(any($e[$i + 1:][]; .value == $b.value and .state == "good"))] | length'
+}
+recovered_some() { [ "$(recovered "$1")" -gt 0 ]; }
+# check_recovered DESCRIPTION NAME: some EV of plane 1 came back GOOD
+check_recovered()
+{
+	local n
+	wait_until 10 recovered_some "$2"
+	n=$(recovered "$2")
+	mrc_checks=$((mrc_checks + 1))
+	if [[ $n =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ]; then
+		mrc_ok "$1: $n EVs of plane 1 went ASSUMED_BAD and came back GOOD"
+	else
+		mrc_fail "$1: no EV of plane 1 came back GOOD after ASSUMED_BAD"
+		echo "#   client port 2: ev_probes_tx $(mrc_counter "$H2" "$MRC_DEV2" 2 ev_probes_tx) ev_recovered $(mrc_counter "$H2" "$MRC_DEV2" 2 ev_recovered)"
+		events "$2" '.event != "ev" or .state == "good"' | tail -n 5 | sed 's/^/#   /'
+	fi
+}
+
+# Data flows from the client ($H2, $MRC_DEV2) to the server.
+client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
+# tx_pkts of the client's ports 1 and 2 (planes 0 and 1)
+client_pkts() { echo "$(mrc_counter "$H2" "$MRC_DEV2" 1 tx_pkts) $(mrc_counter "$H2" "$MRC_DEV2" 2 tx_pkts)"; }
+plane1_admin() { c2 -j dev show "$MRC_DEV2" | jq -r '.[0].planes[1] | "\(.state) \(.admin)"'; }
+
+# 8 MiB per transfer (4 in the debug VM), with the client's planes limited to
+# 20 Mbit/s each: a transfer then lasts seconds even in the stock VM, which leaves
+# the watchers time to act between their triggers and the probes time to answer.
+mib=$(mrc_scaled 8)
+total=$((mib * 1048576))
+netem_all "$H2" rate 20mbit
+check "client planes limited to 20 Mbit/s" "0" "$?"
+
+# (a) plane 1 of the client admin down a quarter into a transfer; the client's
+# packet counters are sampled at half and after the end, still admin down. A
+# second transfer starts with plane 1 still down (its new QP finds its EVs there
+# unusable) and sets it admin up a quarter in, so that the rest of the transfer
+# gives the probes time to bring plane 1 back. The watchers act on the client's
+# byte count, not on time, so they work at any speed.
+monitor_start "$H2" a -j
+monitor_start "$H2" a_human
+(
+	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
+	wait_until 300 client_past $((start + total / 4)) || exit 1
+	c2 plane set dev "$MRC_DEV2" plane 1 admin down || exit 1
+	wait_until 300 client_past $((start + total / 2)) || exit 1
+	client_pkts >"$mon/pkts_before"
+	c2 dev show "$MRC_DEV2" >"$mon/show_down"
+	touch "$mon/down"
+) &
+watcher=$!
+qp_err0=$(mrc_counter_sum "$H2" "$MRC_DEV2" qp_errors)
+check_xfer "admin down mid-transfer: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 11
+[ -e "$mon/down" ] || kill "$watcher" 2>/dev/null
+wait "$watcher"
+check "admin down mid-transfer: plane 1 was set down mid-transfer" "0 yes" \
+	"$? $([ -e "$mon/down" ] && echo yes)"
+client_pkts >"$mon/pkts_after"
+(
+	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
+	wait_until 300 client_past $((start + total / 4)) || exit 1
+	c2 plane set dev "$MRC_DEV2" plane 1 admin up || exit 1
+	touch "$mon/up"
+) &
+watcher=$!
+check_xfer "admin up mid-transfer: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 13
+[ -e "$mon/up" ] || kill "$watcher" 2>/dev/null
+wait "$watcher"
+check "admin up mid-transfer: plane 1 was set up mid-transfer" "0 yes" \
+	"$? $([ -e "$mon/up" ] && echo yes)"
+c2 plane set dev "$MRC_DEV2" plane 1 admin up
+check "admin down and up: no QP error" "$qp_err0" "$(mrc_counter_sum "$H2" "$MRC_DEV2" qp_errors)"
+read -r b0 b1 <"$mon/pkts_before"
+read -r a0 a1 <"$mon/pkts_after"
+check "admin down: plane 1 sent nothing from half the transfer to its end" "$b1" "$a1"
+mrc_checks=$((mrc_checks + 1))
+if [[ $b0 =~ ^[0-9]+$ && $a0 =~ ^[0-9]+$ ]] && [ "$a0" -gt "$b0" ]; then
+	mrc_ok "admin down: plane 0 carried on ($b0 -> $a0 packets)"
+else
+	mrc_fail "admin down: plane 0 carried on ($b0 -> $a0 packets)"
+fi
+ifindex1=$(ip netns exec "$H2" cat /sys/class/net/p1/ifindex)
+check "admin down: dev show" \
+	"dev $MRC_DEV2 planes 2|    plane 0 netdev p0 ifindex $(ip netns exec "$H2" cat /sys/class/net/p0/ifindex) state up admin up|    plane 1 netdev p1 ifindex $ifindex1 state down admin down" \
+	"$(paste -sd '|' "$mon/show_down")"
+check "admin up: dev show JSON state and admin" "up up" "$(plane1_admin)"
+check "admin down and up: PLANE_EVENTs" \
+	"$MRC_DEV2 1 p1 $ifindex1 down down,$MRC_DEV2 1 p1 $ifindex1 up up" \
+	"$(events a '.event == "plane"' | jq -r '"\(.dev) \(.index) \(.netdev) \(.ifindex) \(.state) \(.admin)"' | paste -sd,)"
+# In each transfer every slot of plane 1 (64 of the 128) went ASSUMED_BAD on its
+# next turn. (GOOD events may come first: a packet that lost the race with the
+# admin down is lost, and its slot may take a fresh entropy before its turn.)
+check "admin down: EV events put all 64 slots of plane 1 ASSUMED_BAD, in both QPs" "64 64" \
+	"$(events a '.event == "ev" and .plane == 1 and .state == "assumed-bad"' |
+		jq -s -r '[group_by(.qpn)[] | [.[].slot] | unique | length] | join(" ")')"
+check_recovered "admin up: probes brought plane 1 back (EV events)" a
+check "EV events: plane, slot and sport agree with the EV value" "true" \
+	"$(events a '.event == "ev"' | jq -s 'length > 0 and all(.plane == (.value / 16777216 | floor) and .slot == ((.value / 65536 | floor) % 256) and .sport == 49152 + (.value % 16384))')"
+check "EV events: of the client's two QPs, one per transfer" "2" \
+	"$(events a '.event == "ev"' | jq -r .qpn | sort -u | wc -l)"
+check "human monitor: the PLANE_EVENT" \
+	"plane dev $MRC_DEV2 index 1 netdev p1 ifindex $ifindex1 state down admin down" \
+	"$(grep -m1 '^plane ' "$mon/a_human")"
+check_match "human monitor: an EV event" \
+	"^ev dev $MRC_DEV2 qpn [0-9]+ slot [0-9]+ plane 1 sport [0-9]+ state assumed-bad$" \
+	"$(grep -m1 '^ev .* plane 1 sport .* state assumed-bad$' "$mon/a_human")"
+monitors_stop
+
+# Setting the state a plane has is a no-op success, and sends no event.
+monitor_start "$H2" noop -j
+run_rc c2 plane set dev "$MRC_DEV2" plane 1 admin up
+check "admin up on an up plane: success" "0 " "$rc $out"
+run_rc c2 plane set dev "$MRC_DEV2" plane 1 admin down
+run_rc c2 plane set dev "$MRC_DEV2" plane 1 admin down
+check "admin down twice: success" "0 " "$rc $out"
+c2 plane set dev "$MRC_DEV2" plane 1 admin up
+wait_until 10 has_event noop '.event == "plane" and .state == "up"'
+check "admin down twice, then up: exactly two PLANE_EVENTs" "1 down down,1 up up" \
+	"$(events noop '.event == "plane"' | jq -r '"\(.index) \(.state) \(.admin)"' | paste -sd,)"
+monitors_stop
+
+# (b) plane 1 of the client blackholes MRC packets (tc drop at its egress) from the
+# start; once the client reported an EV of plane 1 ASSUMED_BAD the filter goes, and
+# probes must bring such an EV back GOOD with the same value before the end.
+tc -n "$H2" qdisc add dev p1 clsact &&
+	tc -n "$H2" filter add dev p1 egress protocol ip prio 1 u32 \
+		match ip protocol 17 0xff match ip dport "$udp_port" 0xffff action drop
+check "blackhole on plane 1: filter installed" "0" "$?"
+monitor_start "$H2" b -j
+(
+	wait_until 300 has_event b '.event == "ev" and .plane == 1 and .state == "assumed-bad"' ||
+		exit 1
+	tc -n "$H2" qdisc del dev p1 clsact || exit 1
+	touch "$mon/lifted"
+) &
+watcher=$!
+check_xfer "blackhole on plane 1: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 12
+[ -e "$mon/lifted" ] || kill "$watcher" 2>/dev/null
+wait "$watcher"
+check "blackhole on plane 1: lifted mid-transfer after an ASSUMED_BAD event" "0 yes" \
+	"$? $([ -e "$mon/lifted" ] && echo yes)"
+tc -n "$H2" qdisc del dev p1 clsact 2>/dev/null
+check_recovered "blackhole lifted: probes brought plane 1 back (EV events)" b
+monitors_stop
+
+# (c) the client's device names an EV profile that reports GOOD transitions only:
+# plane 1 goes admin down a quarter into a transfer and up at half, and the
+# monitor hears plane 1's EVs come back GOOD but never hears them go ASSUMED_BAD.
+c2 evprofile add 5 events good
+c2 evprofile set 5 state online
+c2 dev set "$MRC_DEV2" evprofile 5
+check "evprofile 5 (events good) named by the client's device" "5 good" \
+	"$(c2 -j dev show "$MRC_DEV2" | jq -r '.[0].evprofile') $(c2 -j evprofile show 5 | jq -r '.[0].events | join(",")')"
+monitor_start "$H2" e -j
+(
+	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
+	wait_until 300 client_past $((start + total / 4)) || exit 1
+	c2 plane set dev "$MRC_DEV2" plane 1 admin down || exit 1
+	wait_until 300 client_past $((start + total / 2)) || exit 1
+	c2 plane set dev "$MRC_DEV2" plane 1 admin up || exit 1
+	touch "$mon/e_up"
+) &
+watcher=$!
+check_xfer "event mask good: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 14
+[ -e "$mon/e_up" ] || kill "$watcher" 2>/dev/null
+wait "$watcher"
+check "event mask good: plane 1 went down and up mid-transfer" "0 yes" \
+	"$? $([ -e "$mon/e_up" ] && echo yes)"
+c2 plane set dev "$MRC_DEV2" plane 1 admin up
+wait_until 10 has_event e '.event == "ev" and .plane == 1 and .state == "good"'
+check "event mask good: EVs of plane 1 reported back GOOD" "true" \
+	"$(events e '.event == "ev" and .plane == 1 and .state == "good"' | jq -s 'length > 0')"
+check "event mask good: no ASSUMED_BAD event reported" "0" \
+	"$(events e '.event == "ev" and .state == "assumed-bad"' | wc -l)"
+monitors_stop
+c2 dev set "$MRC_DEV2" evprofile none
+
+netem_clear "$H2"
+
+# (d) a write with a bad rkey: the client's QP fails with a remote access error,
+# the server's, which refused it, with "other"; each names the other as its peer.
+monitor_start "$H2" c -j
+monitor_start "$H1" c_srv
+xfer_pair -o badwrite --bad rkey -s 8192
+check "bad rkey: both sides exit 0 (the error was expected)" "0 0" "$srv_rc $cli_rc"
+wait_until 10 has_event c '.event == "qp"'
+cli_qp=$(events c '.event == "qp"')
+check "bad rkey: one QP_EVENT on the client" "1" "$(grep -c . <<<"$cli_qp")"
+check "bad rkey: the client's QP failed with remote-access" "$MRC_DEV2 remote-access" \
+	"$(jq -r '"\(.dev) \(.error)"' <<<"$cli_qp")"
+wait_until 10 grep -q '^qp ' "$mon/c_srv"
+check "bad rkey: the server's QP failed too (human form)" \
+	"qp dev $MRC_DEV1 qpn $(jq -r .dest_qpn <<<"$cli_qp") dest-qpn $(jq -r .qpn <<<"$cli_qp") error other" \
+	"$(grep '^qp ' "$mon/c_srv")"
+monitors_stop
+
+# (e) every MRC packet of the client dropped: the QP exhausts its retries, 7 linear
+# and 6 doubling after a 16 ms timeout, about 2.3 s, and says so.
+for p in p0 p1; do
+	tc -n "$H2" qdisc add dev "$p" clsact &&
+		tc -n "$H2" filter add dev "$p" egress protocol ip prio 1 u32 \
+			match ip protocol 17 0xff match ip dport "$udp_port" 0xffff action drop
+done
+check "blackhole on both planes: filters installed" "0" "$?"
+monitor_start "$H2" d
+start=$SECONDS
+xfer_pair -o write -s 64k -n 4
+check "all planes blackholed: the client fails (exit 3, completion error)" "3" "$cli_rc"
+wait_until 10 grep -q '^qp ' "$mon/d"
+check_match "all planes blackholed: QP_EVENT retry-exceeded" \
+	"^qp dev $MRC_DEV2 qpn [0-9]+ dest-qpn [0-9]+ error retry-exceeded$" "$(grep '^qp ' "$mon/d")"
+echo "# retries exhausted in $((SECONDS - start)) s"
+monitors_stop
+for p in p0 p1; do tc -n "$H2" qdisc del dev "$p" clsact; done
+
+# errors: exit status 2, errno and the kernel's message
+expect_err()
+{
+	local what=$1 want=$2
+	shift 2
+	run_rc "$@"
+	check "$what: exit status" "2" "$rc"
+	check "$what: error" "$want" "$out"
+}
+expect_err "plane set on an unknown device" "Error: no such mrc device (ENODEV)" \
+	c2 plane set dev nosuch plane 0 admin down
+expect_err "plane set on another namespace's device" "Error: no such mrc device (ENODEV)" \
+	c2 plane set dev "$MRC_DEV1" plane 0 admin down
+expect_err "plane set on a plane the device lacks" "Error: no such plane (ENOENT)" \
+	c2 plane set dev "$MRC_DEV2" plane 5 admin down
+expect_err "plane index beyond MRC_MAX_PLANES" "Error: integer out of range (ERANGE)" \
+	c2 plane set dev "$MRC_DEV2" plane 16 admin down
+check "failed requests changed nothing" "up up" "$(plane1_admin)"
+mrc_finish
