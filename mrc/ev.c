@@ -66,13 +66,17 @@ static void mrc_ev_set_state(struct mrc_qp *qp, struct mrc_ev *ev, u8 state)
 		mrc_event_ev(qp, ev);
 }
 
+/* The probe timer fires by @when, or earlier if it was due earlier. */
+static void mrc_ev_arm_probes_by(struct mrc_qp *qp, unsigned long when)
+{
+	if (!qp->dead)
+		timer_reduce(&qp->evs->probe_timer, when);
+}
+
 static void mrc_ev_arm_probes(struct mrc_qp *qp)
 {
-	struct mrc_evset *s = qp->evs;
-
-	if (!qp->dead && !timer_pending(&s->probe_timer))
-		mod_timer(&s->probe_timer,
-			  jiffies + msecs_to_jiffies(MRC_EV_PROBE_MIN_MS));
+	mrc_ev_arm_probes_by(qp, jiffies +
+				 msecs_to_jiffies(MRC_EV_PROBE_MIN_MS));
 }
 
 /* Fisher-Yates over the active slots: a new rotation order. */
@@ -106,7 +110,7 @@ static void mrc_ev_shuffle(struct mrc_evset *s)
 int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
 {
 	struct mrc_evset *s = qp->evs;
-	int fallback = -1, avoided = -1;
+	int fallback = -1, avoided = -1, any = -1;
 	u32 tries, limit, avoided_rot = 0;
 	u16 avoided_cursor = 0, slot;
 	struct mrc_ev *ev;
@@ -131,10 +135,18 @@ int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
 		ev = &s->ev[slot];
 		if (ev->state == MRC_EV_STATE_DENIED)
 			continue;
-		if (fallback < 0)
-			fallback = slot;
-		if (ev->state == MRC_EV_STATE_ASSUMED_BAD)
+		if (any < 0)
+			any = slot;
+		/*
+		 * Without a GOOD slot, a suspected path on a live plane other
+		 * than the one to avoid beats one on a dead plane.
+		 */
+		if (ev->state == MRC_EV_STATE_ASSUMED_BAD) {
+			if (fallback < 0 && ev->plane != avoid_plane &&
+			    mrc_ev_plane_up(qp, ev->plane))
+				fallback = slot;
 			continue;
+		}
 		if (!mrc_ev_plane_up(qp, ev->plane)) {
 			mrc_ev_set_state(qp, ev, MRC_EV_STATE_ASSUMED_BAD);
 			mrc_count(qp->mdev, ev->plane, MRC_CNT_EV_ASSUMED_BAD, 1);
@@ -165,7 +177,7 @@ int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane)
 		s->rotation = avoided_rot;
 		return avoided;
 	}
-	return fallback;
+	return fallback >= 0 ? fallback : any;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_pick);
 
@@ -229,8 +241,9 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_acked);
 /*
  * An unacknowledged packet is lost on its path when later packets on the
  * same EV were acknowledged: one EV is one path, and a path keeps order.
- * One packet of margin: a host may reorder two packets of one flow that
- * were sent from different CPUs.
+ * With qp->req.ev_margin packets of margin (1 to start with): a host may
+ * reorder packets of one flow sent from different CPUs, and the requester
+ * widens the margin when such a judgement proves wrong.
  */
 bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq)
 {
@@ -245,7 +258,7 @@ bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq)
 		acked = qp->evs->gone_acked;
 	else
 		return false;
-	return (s32)(acked - (ev_seq + 2)) > 0;
+	return (s32)(acked - (ev_seq + 1 + qp->req.ev_margin)) > 0;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_lost);
 
@@ -417,9 +430,10 @@ void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe)
 	/* The packet this SACK answers made it: its path is alive. */
 	if (e)
 		e->suspect = 0;
-	if (probe && m == MRC_SACK_M_NONE)
+	/* A CE-marked answer still proves the path works: count it. */
+	if (probe && m != MRC_SACK_M_ALWAYS_SKIP)
 		mrc_ev_probe_answered(qp, ref_ev);
-	else if (m == MRC_SACK_M_SKIP_ONCE)
+	if (m == MRC_SACK_M_SKIP_ONCE)
 		mrc_ev_skip(qp, ref_ev);
 	else if (m == MRC_SACK_M_ALWAYS_SKIP)
 		mrc_ev_retire(qp, ref_ev);
@@ -596,20 +610,25 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_probe_forget);
 
 /*
  * The probe timer: every ASSUMED_BAD slot and retired entropy whose time has
- * come is probed; a plane that is down is not (its link state says enough),
- * and its slots are probed as soon as it is back.
+ * come is probed, and the timer sleeps until the next one is due.  A plane
+ * that is down is not probed (its link state says enough) but looked at
+ * every MRC_EV_PROBE_MAX_MS, as is a QP not yet sending (RTR): its slots are
+ * probed soon after.
  */
 static void mrc_ev_probe_timer(struct timer_list *t)
 {
 	struct mrc_evset *s = from_timer(s, t, probe_timer);
+	unsigned long next = jiffies + msecs_to_jiffies(MRC_EV_PROBE_MAX_MS);
 	struct mrc_qp *qp = s->qp;
-	bool again = false;
+	bool again = false, sending;
 	struct sk_buff_head out;
 	u32 i, pl;
 
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&qp->lock);
-	if (qp->dead || qp->state != IB_QPS_RTS)
+	/* Answers are only heard once the requester runs (RTS, SQD). */
+	sending = qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD;
+	if (qp->dead || (!sending && qp->state != IB_QPS_RTR))
 		goto unlock;
 	for (i = 0; i < s->n; i++) {
 		struct mrc_ev *e = &s->ev[i];
@@ -617,11 +636,13 @@ static void mrc_ev_probe_timer(struct timer_list *t)
 		if (e->state != MRC_EV_STATE_ASSUMED_BAD)
 			continue;
 		again = true;
-		if (!mrc_ev_plane_up(qp, e->plane))
+		if (!sending || !mrc_ev_plane_up(qp, e->plane))
 			continue;
 		if (time_after_eq(jiffies, e->probe_at))
 			mrc_ev_probe_one(qp, e->value, &e->probe_ms,
 					 &e->probe_at, &out);
+		if (time_before(e->probe_at, next))
+			next = e->probe_at;
 	}
 	for (pl = 0; pl < MRC_MAX_PLANES; pl++) {
 		for (i = 0; i < MRC_EV_RETIRED; i++) {
@@ -630,15 +651,19 @@ static void mrc_ev_probe_timer(struct timer_list *t)
 			if (!r->used)
 				continue;
 			again = true;
-			if (!mrc_ev_plane_up(qp, pl) ||
-			    time_before(jiffies, r->probe_at))
+			if (!sending || !mrc_ev_plane_up(qp, pl))
 				continue;
-			mrc_ev_probe_one(qp, mrc_ev_untracked(pl, r->entropy),
-					 &r->probe_ms, &r->probe_at, &out);
+			if (time_after_eq(jiffies, r->probe_at))
+				mrc_ev_probe_one(qp,
+						 mrc_ev_untracked(pl, r->entropy),
+						 &r->probe_ms, &r->probe_at,
+						 &out);
+			if (time_before(r->probe_at, next))
+				next = r->probe_at;
 		}
 	}
 	if (again)
-		mrc_ev_arm_probes(qp);
+		mrc_ev_arm_probes_by(qp, next);
 unlock:
 	spin_unlock_bh(&qp->lock);
 	mrc_net_xmit(qp, &out);

@@ -77,6 +77,8 @@ static int mrc_qp_alloc_state(struct mrc_qp *qp)
 	qp->req.ctx = kvcalloc(nsq, qp->req.ctx_size, GFP_KERNEL);
 	qp->req.ring_size = MRC_WINDOW_DEFAULT;
 	qp->req.window = MRC_SEND_WINDOW;
+	qp->req.reo_thresh = MRC_REORDER_THRESH;
+	qp->req.ev_margin = MRC_EV_MARGIN;
 	mrc_qp_cc_init(qp);
 	qp->req.ring = kvcalloc(qp->req.ring_size, sizeof(*qp->req.ring),
 				GFP_KERNEL);
@@ -268,6 +270,10 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.srtt_us = 0;
 	qp->req.rttvar_us = 0;
 	qp->req.have_high = false;
+	qp->req.reo_thresh = MRC_REORDER_THRESH;
+	qp->req.reo_calm = 0;
+	qp->req.reo_marked = false;
+	qp->req.ev_margin = MRC_EV_MARGIN;
 	qp->req.window = MRC_SEND_WINDOW;
 	mrc_qp_cc_init(qp);
 	mrc_resp_reset(qp);

@@ -124,16 +124,19 @@ static void mrc_rel_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)
 }
 
 /*
- * A SACK covers @psn.  READ PSNs wait for their responses instead.  Any
- * newly acknowledged PSN proves the path alive: the retry count restarts.
+ * A SACK (answering a packet sent on @ref_ev) covers @psn.  READ PSNs wait
+ * for their responses instead.  Any newly acknowledged PSN proves the path
+ * alive: the retry count restarts.  A resent PSN may have arrived by its
+ * first copy: only a SACK of the copy itself credits the copy's EV.
  */
-static u32 mrc_rel_ack(struct mrc_qp *qp, u32 psn)
+static u32 mrc_rel_ack(struct mrc_qp *qp, u32 psn, u32 ref_ev)
 {
 	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
 
 	if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ))
 		return 0;
-	mrc_ev_acked(qp, slot->ev, slot->ev_seq);
+	if (!slot->rtx || slot->ev == ref_ev)
+		mrc_ev_acked(qp, slot->ev, slot->ev_seq);
 	mrc_rel_slot_done(qp, slot);
 	qp->req.timeouts = 0;
 	return slot->len;
@@ -165,6 +168,57 @@ static u32 mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
 	return us;
 }
 
+/*
+ * A fast retransmission was spurious: the peer answers DUP|RTX to a PSN it
+ * had, resent because reordering went deeper than the threshold, or than
+ * the margin on its EV (@una: the oldest PSN in flight before this SACK).
+ * Wait longer before the next such resend, once per flight, as RACK (RFC
+ * 8985) widens its reordering window on DSACKs; a long calm narrows both
+ * again.  A peer that lies only slows its own repairs, within the limits.
+ */
+static void mrc_rel_reorder(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			    u32 una)
+{
+	struct mrc_req *req = &qp->req;
+	u32 step = MRC_REORDER_THRESH / 2;
+	struct mrc_tx_slot *slot;
+	u16 why;
+
+	if ((h->sack.flags & (MRC_SACK_F_DUP | MRC_SACK_F_RTX)) ==
+	    (MRC_SACK_F_DUP | MRC_SACK_F_RTX) &&
+	    mrc_psn_fwd(h->psn, una) < mrc_psn_fwd(req->psn_next, una)) {
+		slot = mrc_slot(qp, h->psn);
+		why = slot->flags & (MRC_SLOT_REORDER | MRC_SLOT_EV_LOST);
+		slot->flags &= ~why;
+		if (!why || (req->reo_marked &&
+			     mrc_psn_after(req->reo_mark, h->psn)))
+			return;
+		if (why & MRC_SLOT_REORDER)
+			req->reo_thresh = min_t(u32, req->reo_thresh + step,
+						MRC_REORDER_MAX);
+		else if (req->ev_margin < MRC_EV_MARGIN_MAX)
+			req->ev_margin++;
+		req->reo_mark = req->psn_next;
+		req->reo_marked = true;
+		req->reo_calm = 0;
+		return;
+	}
+	req->reo_calm += mrc_psn_fwd(req->psn_una, una);
+	if (req->reo_calm >= MRC_REORDER_CALM) {
+		req->reo_thresh = max_t(u32, req->reo_thresh - step,
+					MRC_REORDER_THRESH);
+		if (req->ev_margin > MRC_EV_MARGIN)
+			req->ev_margin--;
+		req->reo_calm = 0;
+	}
+}
+
+/* Holes this far below the highest SACKed PSN are lost; at least three. */
+static u32 mrc_rel_reorder_thresh(const struct mrc_qp *qp)
+{
+	return min(qp->req.reo_thresh, max_t(u32, mrc_req_cap(qp) / 2, 3));
+}
+
 /* Move psn_una past what is acknowledged and complete finished WQEs. */
 static void mrc_rel_advance(struct mrc_qp *qp)
 {
@@ -176,6 +230,9 @@ static void mrc_rel_advance(struct mrc_qp *qp)
 		req->psn_una = mrc_psn_add(req->psn_una, 1);
 		progress = true;
 	}
+	/* Everything up to the highest SACKed PSN is acknowledged. */
+	if (req->have_high && !mrc_rel_in_flight(qp, req->psn_high))
+		req->have_high = false;
 	if (progress) {
 		req->timeouts = 0;
 		req->rnr_retries = 0;
@@ -202,7 +259,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		      struct sk_buff_head *out)
 {
 	struct mrc_req *req = &qp->req;
-	u32 cum = h->sack.cum_psn, p, i, bytes = 0, cuts;
+	u32 cum = h->sack.cum_psn, p, i, bytes = 0, cuts, una = req->psn_una;
 	u8 m = h->sack.flags & MRC_SACK_F_M_MASK;
 
 	if (!mrc_rel_requester_active(qp))
@@ -216,7 +273,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 
 	if (mrc_psn_after(cum, req->psn_una)) {
 		for (p = req->psn_una; p != cum; p = mrc_psn_add(p, 1))
-			bytes += mrc_rel_ack(qp, p);
+			bytes += mrc_rel_ack(qp, p, h->sack.ref_ev);
 		p = mrc_psn_add(cum, MRC_PSN_MASK);	/* cum - 1 */
 		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
 			req->psn_high = p;
@@ -229,7 +286,13 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		p = mrc_psn_add(h->sack.sack_psn, i);
 		if (!mrc_rel_in_flight(qp, p))
 			continue;
-		bytes += mrc_rel_ack(qp, p);
+		bytes += mrc_rel_ack(qp, p, h->sack.ref_ev);
+		/*
+		 * A READ's PSNs are marked when its one request arrives:
+		 * they measure no reordering of the packets before them.
+		 */
+		if (mrc_slot(qp, p)->flags & MRC_SLOT_READ)
+			continue;
 		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
 			req->psn_high = p;
 			req->have_high = true;
@@ -247,30 +310,36 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	mrc_rel_advance(qp);
 	if (qp->state == IB_QPS_ERR)
 		return;
+	mrc_rel_reorder(qp, h, una);
 
 	/*
 	 * A hole is lost when a later packet on its own EV arrived (one EV is
 	 * one ordered path): that path is retired here, in this softirq.  A
-	 * hole far enough below the highest SACKed PSN is resent too, and
+	 * hole reo_thresh below the highest SACKed PSN is resent too, and
 	 * only makes its path suspect: planes differ in delay.
 	 */
 	if (req->have_high && mrc_rel_in_flight(qp, req->psn_high)) {
+		u32 thresh = mrc_rel_reorder_thresh(qp);
+
 		for (p = req->psn_una; p != req->psn_high;
 		     p = mrc_psn_add(p, 1)) {
 			struct mrc_tx_slot *slot = mrc_slot(qp, p);
 			bool path_lost;
 
+			/* RNR-refused packets wait for their timer. */
 			if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ |
-					   MRC_SLOT_FAST_RTX))
+					   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT))
 				continue;
 			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq);
-			if (!path_lost && mrc_psn_fwd(req->psn_high, p) <
-					  MRC_REORDER_THRESH)
+			if (!path_lost && mrc_psn_fwd(req->psn_high, p) < thresh)
 				continue;
-			if (path_lost)
+			if (path_lost) {
 				mrc_ev_retire(qp, slot->ev);
-			else
+				slot->flags |= MRC_SLOT_EV_LOST;
+			} else {
 				mrc_ev_suspect(qp, slot->ev);
+				slot->flags |= MRC_SLOT_REORDER;
+			}
 			slot->flags |= MRC_SLOT_FAST_RTX;
 			mrc_count(qp->mdev, qp->av.plane,
 				  MRC_CNT_FAST_RETRANSMITS, 1);
@@ -407,6 +476,25 @@ void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 }
 
 /*
+ * A READ PSN at psn_una whose chunk has had responses: its request got
+ * through, and the loss was a response's, on the responder's path.
+ */
+static bool mrc_rel_read_answered(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
+	u32 i;
+
+	if (!(slot->flags & MRC_SLOT_READ))
+		return false;
+	if (!(slot->flags & MRC_SLOT_READ_FIRST))
+		return true;
+	for (i = 1; i < slot->chunk_left; i++)
+		if (mrc_slot(qp, mrc_psn_add(psn, i))->flags & MRC_SLOT_ACKED)
+			return true;
+	return false;
+}
+
+/*
  * The retransmit timer: fires when the oldest PSN has waited a full timeout.
  * Every PSN that has waited that long goes again; each firing without
  * progress in between counts against retry_cnt, then MRC's exponential
@@ -471,7 +559,8 @@ void mrc_rel_timer(struct timer_list *t)
 			 * likely victims of the same stall (a busy host) than
 			 * of failures of their own; SACKs judge their paths.
 			 */
-			if (!n && !(slot->flags & MRC_SLOT_RNR_WAIT))
+			if (!n && !(slot->flags & MRC_SLOT_RNR_WAIT) &&
+			    !mrc_rel_read_answered(qp, p))
 				mrc_ev_retire(qp, slot->ev);
 			slot->flags &= ~MRC_SLOT_RNR_WAIT;
 			n++;

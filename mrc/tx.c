@@ -161,9 +161,13 @@ struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
 	send = ctx->opcode == IB_WR_SEND || ctx->opcode == IB_WR_SEND_WITH_IMM;
 	h.opcode = mrc_data_opcode(ctx->opcode, first, last);
 	h.flags = MRC_BTH_F_TSETH | (rtx ? MRC_BTH_F_RTX : 0);
-	/* The end of a message, or a window nearly used up, asks for a SACK. */
+	/*
+	 * The end of a message, or half the window in use, asks for a SACK:
+	 * the window the requester sends within, which NSCC may have cut
+	 * below the responder's MRC_SACK_EVERY coalescing, not the peer's.
+	 */
 	if (last || mrc_psn_fwd(qp->req.psn_next, qp->req.psn_una) >=
-		    qp->req.window / 2)
+		    max_t(u32, mrc_req_cap(qp) / 2, 1))
 		h.flags |= MRC_BTH_F_ACK_REQ;
 	if (last && (ctx->send_flags & IB_SEND_SOLICITED) &&
 	    (send || ctx->opcode == IB_WR_RDMA_WRITE_WITH_IMM))
@@ -234,6 +238,13 @@ static void mrc_req_slot_init(struct mrc_qp *qp, u32 psn, u32 off, u32 len,
 	slot->sent_ns = 0;
 }
 
+/* PSNs the requester may have in flight: peer's window, ring and NSCC's. */
+u32 mrc_req_cap(const struct mrc_qp *qp)
+{
+	return min3(qp->req.window, qp->req.ring_size,
+		    mrc_cc_window(&qp->req.cc, qp->mtu));
+}
+
 /*
  * Packetise as much of the current WQE as the window allows.  Return true
  * when every packet of it has been built.
@@ -245,8 +256,7 @@ static bool mrc_req_build(struct mrc_qp *qp, struct mrc_send_ctx *ctx,
 
 	for (;;) {
 		u32 inflight = mrc_psn_fwd(req->psn_next, req->psn_una);
-		u32 cap = min3(req->window, req->ring_size,
-			       mrc_cc_window(&req->cc, qp->mtu));
+		u32 cap = mrc_req_cap(qp);
 		u32 psn = req->psn_next, off = req->send_off;
 		struct sk_buff *skb;
 		u32 room;
@@ -264,7 +274,9 @@ static bool mrc_req_build(struct mrc_qp *qp, struct mrc_send_ctx *ctx,
 
 				mrc_req_slot_init(qp, mrc_psn_add(psn, i), o,
 						  min(qp->mtu, ctx->length - o),
-						  req->msn_next, MRC_SLOT_READ,
+						  req->msn_next,
+						  MRC_SLOT_READ |
+						  (i ? 0 : MRC_SLOT_READ_FIRST),
 						  n - i);
 			}
 			req->msn_next++;

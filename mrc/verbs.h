@@ -70,6 +70,16 @@ struct mrc_evset;
 #define MRC_SACK_EVERY		16
 /* Fast retransmit: a hole this many PSNs below the highest SACKed one. */
 #define MRC_REORDER_THRESH	32
+/*
+ * The reordering threshold grows by half its start value on every spurious
+ * retransmission (the peer had the PSN already), up to this, and shrinks by
+ * as much after MRC_REORDER_CALM acknowledged packets without one.
+ */
+#define MRC_REORDER_MAX		128
+#define MRC_REORDER_CALM	4096
+/* Later packets on one EV that may overtake a packet before it is lost. */
+#define MRC_EV_MARGIN		1
+#define MRC_EV_MARGIN_MAX	4
 /* Floor of the retransmit timeout, microseconds (one jiffy at HZ=250). */
 #define MRC_RTO_MIN_US		4000
 /* QP attribute timeout 0 (IB: "infinite") is taken as this exponent. */
@@ -284,6 +294,9 @@ int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited);
 #define MRC_SLOT_READ		BIT(1)	/* a READ response PSN */
 #define MRC_SLOT_FAST_RTX	BIT(2)	/* fast retransmit already done */
 #define MRC_SLOT_RNR_WAIT	BIT(3)	/* NACK RNR: wait for the timer */
+#define MRC_SLOT_REORDER	BIT(4)	/* resent on reordering distance alone */
+#define MRC_SLOT_EV_LOST	BIT(5)	/* resent: later packets on its EV came */
+#define MRC_SLOT_READ_FIRST	BIT(6)	/* first PSN of a READ chunk */
 
 struct mrc_tx_slot {
 	u32 wqe_idx;		/* SQ slot of the WQE */
@@ -380,6 +393,11 @@ struct mrc_cc {
  * @cc: congestion window; the requester sends within both
  * @srtt_us: smoothed RTT from reflected timestamps (0: no sample yet)
  * @rttvar_us: its mean deviation
+ * @reo_thresh: PSNs below the highest SACKed one that make a hole lost
+ * @reo_calm: packets acknowledged since reo_thresh last changed
+ * @reo_mark: psn_next when reo_thresh last grew; older PSNs cannot grow it
+ * @reo_marked: reo_mark is set
+ * @ev_margin: later packets on one EV that may overtake an earlier one
  * @timeouts: consecutive retransmit timeouts without progress
  * @rnr_retries: RNR waits without progress
  * @rnr_pending: an RNR wait is under way (its NACKs count once)
@@ -401,6 +419,11 @@ struct mrc_req {
 	struct mrc_cc cc;
 	u32 srtt_us;
 	u32 rttvar_us;
+	u32 reo_thresh;
+	u32 reo_calm;
+	u32 reo_mark;
+	bool reo_marked;
+	u8 ev_margin;
 	u8 timeouts;
 	u8 rnr_retries;
 	bool rnr_pending;
@@ -677,6 +700,7 @@ void mrc_qp_flush(struct mrc_qp *qp);
 
 /* tx.c: requester, under qp->lock; packets go on @out, sent after unlock */
 void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out);
+u32 mrc_req_cap(const struct mrc_qp *qp);
 struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx);
 bool mrc_req_resend(struct mrc_qp *qp, u32 psn, struct sk_buff_head *out);
 void mrc_req_complete(struct mrc_qp *qp);

@@ -609,6 +609,33 @@ static void ev_pick_plane_down(struct kunit *test)
 	}
 }
 
+/*
+ * No GOOD slot left at all: the pick falls back to an ASSUMED_BAD slot on
+ * a plane that is up, and not on the plane to avoid, rather than to the
+ * first slot it met.
+ */
+static void ev_pick_fallback_live_plane(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 i, pl, slot;
+
+	for (i = 0; i < EV_N; i++)
+		s->ev[i].state = MRC_EV_STATE_ASSUMED_BAD;
+	for (pl = 0; pl < EV_PLANES; pl++)
+		if (pl != 2 && pl != 5)
+			WRITE_ONCE(ev_plane(f, pl)->up, false);
+	for (i = 0; i < 2 * EV_N; i++) {
+		slot = ev_pick_slot(f, -1);
+		pl = s->ev[slot].plane;
+		KUNIT_ASSERT_TRUE(test, pl == 2 || pl == 5);
+		slot = ev_pick_slot(f, 2);
+		KUNIT_ASSERT_EQ(test, s->ev[slot].plane, 5);
+	}
+	/* Nothing is GOOD again by being picked. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD), 0);
+}
+
 static void ev_retire_takes_spare(struct kunit *test)
 {
 	struct tf *f = test->priv;
@@ -1191,19 +1218,7 @@ static void ev_verdict_dispatch(struct kunit *test)
 
 static void ev_sack(struct tf *f, u32 cum, u64 bitmap)
 {
-	struct mrc_hdrs h = {
-		.opcode = MRC_OP_SACK,
-		.dqpn = f->qp->ibqp.qp_num,
-		.psn = cum,
-		.sack = {
-			.cum_psn = cum,
-			.sack_psn = cum,
-			.bitmap = bitmap,
-			.window = MRC_WINDOW_DEFAULT,
-		},
-	};
-
-	tf_sack_rcv(f, &h);
+	tf_sack(f, cum, 0, cum, bitmap);
 }
 
 /* The peer's answer to a probe: a SACK with the probe flag and its echo. */
@@ -1501,6 +1516,40 @@ static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), n);
 }
 
+/*
+ * A packet judged lost on its EV (two later ones on the same EV came) that
+ * the peer had after all: the copy is answered DUP|RTX, and the margin of
+ * overtaking packets allowed on one EV grows by one.
+ */
+static void ev_sack_spurious_loss_widens_margin(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_req *req = &f->qp->req;
+	const u8 dup = MRC_SACK_F_DUP | MRC_SACK_F_RTX;
+	u32 ev_of[4 * EV_PLANES], i;
+	u64 bitmap = 0;
+	struct mrc_hdrs h;
+
+	ev_spray(f, 4, ev_of);
+	for (i = 1; i < ARRAY_SIZE(ev_of); i++)
+		bitmap |= BIT_ULL(i);
+	/* Three later packets on PSN 0's EV arrived: lost, not reordered. */
+	ev_sack(f, EV_SQ_PSN, bitmap);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	tf_pop(f, &h);
+	KUNIT_EXPECT_EQ(test, h.psn, EV_SQ_PSN);
+	KUNIT_EXPECT_TRUE(test, h.flags & MRC_BTH_F_RTX);
+	KUNIT_EXPECT_EQ(test, req->ev_margin, MRC_EV_MARGIN);
+
+	tf_sack(f, EV_SQ_PSN, dup, EV_SQ_PSN + ARRAY_SIZE(ev_of), 0);
+	KUNIT_EXPECT_EQ(test, req->psn_una, EV_SQ_PSN + ARRAY_SIZE(ev_of));
+	KUNIT_EXPECT_EQ(test, req->ev_margin, MRC_EV_MARGIN + 1);
+	KUNIT_EXPECT_EQ(test, req->reo_thresh, MRC_REORDER_THRESH);
+	/* The same answer again changes nothing. */
+	tf_sack(f, EV_SQ_PSN, dup, EV_SQ_PSN + ARRAY_SIZE(ev_of), 0);
+	KUNIT_EXPECT_EQ(test, req->ev_margin, MRC_EV_MARGIN + 1);
+}
+
 static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_install_splits_planes),
 	KUNIT_CASE(ev_install_spares_distinct),
@@ -1514,6 +1563,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_pick_avoids_plane),
 	KUNIT_CASE(ev_pick_avoided_plane_rotates),
 	KUNIT_CASE(ev_pick_plane_down),
+	KUNIT_CASE(ev_pick_fallback_live_plane),
 	KUNIT_CASE(ev_retire_takes_spare),
 	KUNIT_CASE(ev_retire_without_spare_and_floor),
 	KUNIT_CASE(ev_set_states_checks),
@@ -1526,6 +1576,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_sack_retires_lost_path),
 	KUNIT_CASE(ev_sack_two_holes_one_path),
 	KUNIT_CASE(ev_sack_dead_path_retired_by_suspicion),
+	KUNIT_CASE(ev_sack_spurious_loss_widens_margin),
 	{}
 };
 

@@ -273,6 +273,24 @@ void tf_sack_rcv(struct tf *f, const struct mrc_hdrs *h)
 	rcu_read_unlock();
 }
 
+void tf_sack(struct tf *f, u32 psn, u8 flags, u32 cum, u64 bitmap)
+{
+	struct mrc_hdrs h = {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = psn,
+		.sack = {
+			.flags = flags,
+			.cum_psn = cum,
+			.sack_psn = cum,
+			.bitmap = bitmap,
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+
+	tf_sack_rcv(f, &h);
+}
+
 void tf_req_run(struct tf *f)
 {
 	spin_lock_bh(&f->qp->lock);

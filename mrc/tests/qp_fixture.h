@@ -63,6 +63,8 @@ unsigned int tf_pop_all(struct tf *f, struct mrc_hdrs *h);
 /* mrc_resp_rcv() and mrc_rel_sack_rcv() under the locks the RX path holds. */
 void tf_resp_rcv(struct tf *f, const struct mrc_hdrs *h, const void *payload);
 void tf_sack_rcv(struct tf *f, const struct mrc_hdrs *h);
+/* A SACK of @cum and @bitmap with @flags, answering the packet of PSN @psn. */
+void tf_sack(struct tf *f, u32 psn, u8 flags, u32 cum, u64 bitmap);
 void tf_req_run(struct tf *f);
 
 int tf_post_recv(struct tf *f, u64 wr_id, u64 off, u32 len);

@@ -58,19 +58,7 @@ static void expect_write(struct tf *f, u8 op, u32 psn, u32 msn, u32 off,
 
 static void sack(struct tf *f, u32 cum, u64 bitmap)
 {
-	struct mrc_hdrs s = {
-		.opcode = MRC_OP_SACK,
-		.dqpn = f->qp->ibqp.qp_num,
-		.psn = cum,
-		.sack = {
-			.cum_psn = cum,
-			.sack_psn = cum,
-			.bitmap = bitmap,
-			.window = MRC_WINDOW_DEFAULT,
-		},
-	};
-
-	tf_sack_rcv(f, &s);
+	tf_sack(f, cum, 0, cum, bitmap);
 }
 
 static void expect_cqe(struct tf *f, u64 wr_id, u32 byte_len)
@@ -198,6 +186,65 @@ static void rel_fast_retransmit_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 2);
 }
 
+/* The peer's answer to a retransmission of a PSN it already had. */
+static void sack_dup(struct tf *f, u32 cum, u64 bitmap, u32 psn)
+{
+	tf_sack(f, psn, MRC_SACK_F_DUP | MRC_SACK_F_RTX, cum, bitmap);
+}
+
+/*
+ * A retransmission on distance alone that the peer did not need widens the
+ * reordering threshold by half its start value, once per flight: the same
+ * hole 32 below the highest SACKed PSN is then no longer resent, one 48
+ * below is, and news of the same flight widens it no further.
+ */
+static void rel_spurious_retransmit_widens_reordering(struct kunit *test)
+{
+	const u32 n = 60, len = n * TF_MTU;
+	struct tf *f = test->priv;
+	struct mrc_req *req = &f->qp->req;
+	struct mrc_hdrs h;
+	u32 i;
+
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 21, 0, len);
+	tf_req_run(f);
+	KUNIT_ASSERT_EQ(test, tf_pop_all(f, &h), n);
+	KUNIT_EXPECT_EQ(test, req->reo_thresh, MRC_REORDER_THRESH);
+
+	/* 5000 looks lost at distance 32 (5001, at 31, not yet)... */
+	sack(f, 5000, GENMASK_ULL(32, 2));
+	expect_write(f, MRC_OP_WRITE_FIRST, 5000, 0, 0, TF_MTU, len,
+		     MRC_BTH_F_RTX);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	/* ...but the peer had it: the original was only late. */
+	sack_dup(f, 5001, GENMASK_ULL(31, 1), 5000);
+	KUNIT_EXPECT_EQ(test, req->psn_una, 5001);
+	KUNIT_EXPECT_EQ(test, req->reo_thresh, MRC_REORDER_THRESH * 3 / 2);
+
+	/* 5001 missing, the highest SACKed 32 above it: not lost any more. */
+	sack(f, 5001, GENMASK_ULL(32, 1));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	/* 48 above it: lost now. */
+	sack(f, 5001, GENMASK_ULL(48, 1));
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 2);
+	expect_write(f, MRC_OP_WRITE_MIDDLE, 5001, 0, TF_MTU, TF_MTU, len,
+		     MRC_BTH_F_RTX);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+
+	/* 5001 was sent before the threshold grew: no second step. */
+	sack_dup(f, 5001, GENMASK_ULL(48, 1), 5001);
+	KUNIT_EXPECT_EQ(test, req->reo_thresh, MRC_REORDER_THRESH * 3 / 2);
+	/* Nor do repeated answers for one PSN, nor ones for PSNs never resent. */
+	for (i = 0; i < 4; i++) {
+		sack_dup(f, 5001, GENMASK_ULL(48, 1), 5000);
+		sack_dup(f, 5001, GENMASK_ULL(48, 1), 5010);
+	}
+	KUNIT_EXPECT_EQ(test, req->reo_thresh, MRC_REORDER_THRESH * 3 / 2);
+	KUNIT_EXPECT_EQ(test, req->psn_una, 5001);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+}
+
 static void rel_sack_beyond_psn_next_ignored(struct kunit *test)
 {
 	struct tf *f = test->priv;
@@ -236,6 +283,7 @@ static void rel_sack_beyond_psn_next_ignored(struct kunit *test)
 static struct kunit_case mrc_rel_cases[] = {
 	KUNIT_CASE(rel_sack_completes_in_sq_order),
 	KUNIT_CASE(rel_fast_retransmit_once),
+	KUNIT_CASE(rel_spurious_retransmit_widens_reordering),
 	KUNIT_CASE(rel_sack_beyond_psn_next_ignored),
 	{}
 };
