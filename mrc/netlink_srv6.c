@@ -33,7 +33,7 @@ static int mrc_nl_srv6_usids(const struct nlattr *list, u16 *usids,
 	int rem, n = 0;
 
 	nla_for_each_nested(nla, list, rem) {
-		if (n == MRC_SRV6_MAX_USIDS) {
+		if (n == MRC_SRV6_USIDS_MAX) {
 			NL_SET_ERR_MSG_ATTR(extack, nla, "too many uSIDs");
 			return -EINVAL;
 		}
@@ -65,7 +65,7 @@ static int mrc_nl_srv6_gen(struct nlattr **tb, struct mrc_srv6_tmpl *t,
 		nla_for_each_nested(nla, tb[MRC_A_SRV6_TIERS], rem) {
 			struct mrc_srv6_tier *tier = &t->tier[t->ntiers];
 
-			if (t->ntiers == MRC_SRV6_MAX_TIERS) {
+			if (t->ntiers == MRC_SRV6_TIERS_MAX) {
 				NL_SET_ERR_MSG_ATTR(extack, nla,
 						    "too many tiers");
 				return -EINVAL;
@@ -103,7 +103,7 @@ static struct mrc_srv6_dst *mrc_nl_srv6_exp(const struct nlattr *list,
 {
 	struct nlattr *ptb[MRC_A_SRV6_PATH_MAX + 1];
 	u32 fill[MRC_MAX_PLANES] = {}, n = 0, i;
-	u16 usids[MRC_SRV6_MAX_USIDS];
+	u16 usids[MRC_SRV6_USIDS_MAX];
 	struct mrc_srv6_dst *d;
 	const struct nlattr *nla;
 	int rem, err, nu;
@@ -341,7 +341,7 @@ static int mrc_nl_put_gen(struct sk_buff *skb, const struct mrc_srv6_dst *d)
 static u32 mrc_nl_put_exp(struct sk_buff *skb, const struct mrc_srv6_dst *d,
 			  u32 first)
 {
-	u16 usids[MRC_SRV6_MAX_USIDS];
+	u16 usids[MRC_SRV6_USIDS_MAX];
 	struct nlattr *paths, *path;
 	u32 i, n, loc, pl = 0;
 

@@ -55,7 +55,7 @@ static int mrc_srv6_check_tiers(const struct mrc_srv6_tmpl *t, u32 *gen,
 		}
 		/* count <= 256 and paths <= 4096 here: no overflow */
 		paths *= tr->count;
-		if (paths > MRC_SRV6_MAX_PATHS) {
+		if (paths > MRC_SRV6_PATHS_MAX) {
 			*why = "more than 4096 paths per plane";
 			return -EINVAL;
 		}
@@ -83,10 +83,10 @@ static int mrc_srv6_check_tiers(const struct mrc_srv6_tmpl *t, u32 *gen,
  */
 int mrc_srv6_tmpl_check(const struct mrc_srv6_tmpl *t, const char **why)
 {
-	u32 gen[MRC_SRV6_MAX_USIDS];
+	u32 gen[MRC_SRV6_USIDS_MAX];
 	int i, err;
 
-	if (t->nusids < 1 || t->nusids > MRC_SRV6_MAX_USIDS) {
+	if (t->nusids < 1 || t->nusids > MRC_SRV6_USIDS_MAX) {
 		*why = "uSID count must be 1 to 12";
 		return -EINVAL;
 	}
@@ -94,7 +94,7 @@ int mrc_srv6_tmpl_check(const struct mrc_srv6_tmpl *t, const char **why)
 		*why = "locator must not be zero";
 		return -EINVAL;
 	}
-	if (t->ntiers > MRC_SRV6_MAX_TIERS) {
+	if (t->ntiers > MRC_SRV6_TIERS_MAX) {
 		*why = "at most 4 tiers";
 		return -EINVAL;
 	}
@@ -184,7 +184,7 @@ static void mrc_srv6_carrier(struct in6_addr *a, u32 locator,
  * mrc_srv6_encode() - pack uSIDs into the DA carrier and, past six, the SRH's
  * @locator: first 32 bits of each carrier, host order
  * @usids: the uSIDs in path order
- * @n: how many, 1 to MRC_SRV6_MAX_USIDS
+ * @n: how many, 1 to MRC_SRV6_USIDS_MAX
  * @p: the path out (@p->seg zeroed when no SRH is needed)
  *
  * A zero uSID would end its carrier early (the End node sees a zero argument
@@ -198,7 +198,7 @@ int mrc_srv6_encode(u32 locator, const u16 *usids, u32 n,
 	u32 first = min_t(u32, n, MRC_SRV6_CARRIER_USIDS);
 	u32 i;
 
-	if (n < 1 || n > MRC_SRV6_MAX_USIDS)
+	if (n < 1 || n > MRC_SRV6_USIDS_MAX)
 		return -EINVAL;
 	for (i = 0; i < n; i++)
 		if (!usids[i])
@@ -230,7 +230,7 @@ static u32 mrc_srv6_carrier_usids(const struct in6_addr *a, u16 *usids)
  * mrc_srv6_decode() - the locator and uSIDs of a path
  * @p: the path
  * @locator: the DA's locator out, host order
- * @usids: room for MRC_SRV6_MAX_USIDS uSIDs
+ * @usids: room for MRC_SRV6_USIDS_MAX uSIDs
  *
  * Return: the number of uSIDs, DA's then the segment's.
  */

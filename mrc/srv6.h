@@ -39,9 +39,6 @@
 struct sk_buff;
 
 #define MRC_SRV6_CARRIER_USIDS	6	/* uSIDs after a 32-bit locator */
-#define MRC_SRV6_MAX_USIDS	12	/* one carrier in the DA, one in the SRH */
-#define MRC_SRV6_MAX_TIERS	4
-#define MRC_SRV6_MAX_PATHS	4096	/* per plane */
 #define MRC_SRV6_NO_PLANE	0xff	/* plane_shift: no plane field */
 /* width of the plane field: every plane number of a device fits */
 #define MRC_SRV6_PLANE_BITS	order_base_2(MRC_MAX_PLANES)
@@ -70,11 +67,11 @@ struct mrc_srv6_tier {
  */
 struct mrc_srv6_tmpl {
 	u32 locator;		/* host order: the first 32 bits of every carrier */
-	u8 nusids;		/* 1 .. MRC_SRV6_MAX_USIDS */
-	u8 ntiers;		/* 0 .. MRC_SRV6_MAX_TIERS */
+	u8 nusids;		/* 1 .. MRC_SRV6_USIDS_MAX */
+	u8 ntiers;		/* 0 .. MRC_SRV6_TIERS_MAX */
 	u8 plane_shift;		/* plane << plane_shift ORed into every uSID */
-	u16 usid[MRC_SRV6_MAX_USIDS];
-	struct mrc_srv6_tier tier[MRC_SRV6_MAX_TIERS];
+	u16 usid[MRC_SRV6_USIDS_MAX];
+	struct mrc_srv6_tier tier[MRC_SRV6_TIERS_MAX];
 };
 
 struct mrc_srv6_path {		/* one resolved path */

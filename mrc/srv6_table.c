@@ -131,7 +131,7 @@ void mrc_srv6_dst_flush(struct mrc_device *mdev)
 bool mrc_srv6_dst_path(const struct mrc_srv6_dst *d, u8 plane, u16 entropy,
 		       struct mrc_srv6_path *p)
 {
-	u16 usids[MRC_SRV6_MAX_USIDS];
+	u16 usids[MRC_SRV6_USIDS_MAX];
 	u32 n;
 
 	if (plane >= MRC_MAX_PLANES || !d->count[plane])

@@ -74,11 +74,11 @@ static void carrier_vectors(struct kunit *test)
 
 static void carrier_round_trip_1_to_12(struct kunit *test)
 {
-	u16 in[MRC_SRV6_MAX_USIDS], out[MRC_SRV6_MAX_USIDS];
+	u16 in[MRC_SRV6_USIDS_MAX], out[MRC_SRV6_USIDS_MAX];
 	struct mrc_srv6_path p;
 	u32 n, i, loc;
 
-	for (n = 1; n <= MRC_SRV6_MAX_USIDS; n++) {
+	for (n = 1; n <= MRC_SRV6_USIDS_MAX; n++) {
 		for (i = 0; i < n; i++)
 			in[i] = 0x8000 | n << 8 | (i * 17 + 1);
 		KUNIT_ASSERT_EQ(test, mrc_srv6_encode(0x20010db8, in, n, &p), 0);
@@ -109,7 +109,7 @@ static void carrier_round_trip_1_to_12(struct kunit *test)
 
 static void encode_rejects_bad_input(struct kunit *test)
 {
-	u16 u[MRC_SRV6_MAX_USIDS + 1];
+	u16 u[MRC_SRV6_USIDS_MAX + 1];
 	struct mrc_srv6_path p;
 	u32 i;
 
@@ -118,7 +118,7 @@ static void encode_rejects_bad_input(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_srv6_encode(LOC, u, 0, &p), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mrc_srv6_encode(LOC, u, 13, &p), -EINVAL);
 	/* a zero uSID anywhere would end its carrier early */
-	for (i = 0; i < MRC_SRV6_MAX_USIDS; i++) {
+	for (i = 0; i < MRC_SRV6_USIDS_MAX; i++) {
 		u16 keep = u[i];
 
 		u[i] = 0;
@@ -168,7 +168,7 @@ static void gen_fabric_literals(struct kunit *test)
 	struct mrc_srv6_tmpl t;
 	const char *why = NULL;
 	struct mrc_srv6_path p;
-	u16 u[MRC_SRV6_MAX_USIDS];
+	u16 u[MRC_SRV6_USIDS_MAX];
 	u32 i;
 
 	fabric_tmpl(&t, 0, 1);
@@ -189,7 +189,7 @@ static void gen_fabric_every_plane_and_path(struct kunit *test)
 	const u8 a = 0, b = 1;
 	struct mrc_srv6_tmpl t;
 	struct mrc_srv6_path p;
-	u16 u[MRC_SRV6_MAX_USIDS];
+	u16 u[MRC_SRV6_USIDS_MAX];
 	u8 want[16];
 	u32 plane, k;
 
@@ -231,7 +231,7 @@ static void gen_mixed_radix_over_tiers(struct kunit *test)
 			  { .usid = 2, .shift = 0, .count = 3 } },
 	};
 	const char *why = NULL;
-	u16 u[MRC_SRV6_MAX_USIDS];
+	u16 u[MRC_SRV6_USIDS_MAX];
 	u32 k, seen = 0;
 
 	KUNIT_ASSERT_EQ(test, mrc_srv6_tmpl_check(&t, &why), 0);
@@ -260,7 +260,7 @@ static void gen_twelve_usids_spill_into_srh(struct kunit *test)
 		.ntiers = 1,
 		.tier = { { .usid = 1, .shift = 4, .count = 4 } },
 	};
-	u16 u[MRC_SRV6_MAX_USIDS], back[MRC_SRV6_MAX_USIDS];
+	u16 u[MRC_SRV6_USIDS_MAX], back[MRC_SRV6_USIDS_MAX];
 	const char *why = NULL;
 	struct mrc_srv6_path p;
 	u32 i, loc;
@@ -403,7 +403,7 @@ static void tmpl_check_accepts_edges(struct kunit *test)
 	t.usid[3] = 0x0301;
 	t.tier[0].shift = 16;
 	t.tier[0].count = 1;
-	t.nusids = MRC_SRV6_MAX_USIDS;
+	t.nusids = MRC_SRV6_USIDS_MAX;
 	memset(&t.usid[4], 0x01, 8 * sizeof(u16));
 	KUNIT_EXPECT_EQ(test, mrc_srv6_tmpl_check(&t, &why), 0);
 }
