@@ -35,6 +35,8 @@ if [ "${1:-}" = --guest ]; then
 	. "$tree/selftests/lib.sh"
 	# shellcheck source=SCRIPTDIR/../../selftests/lib_fabric.sh
 	. "$tree/selftests/lib_fabric.sh"
+	# shellcheck source=SCRIPTDIR/lib.sh
+	. "$here/lib.sh"
 	trap 'mrc_dev_pair_del; fabric_destroy' EXIT
 	mrc_unload
 	fabric_create -h 2 -p 8 -s 4 >/dev/null || { echo "bench: fabric setup failed"; exit 1; }
@@ -62,21 +64,11 @@ if [ "${1:-}" = --guest ]; then
 			echo "qdisc replace dev s$s root netem rate $((rate * 1000 / 4))kbit limit 10000"
 		done | tc -n "$(fabric_ns "t0p${p}h2")" -batch - || exit 1
 	done
-	# sampler NAME: every 0.1 s, "S NAME t tx_bytes(port 1..8)" of the client's device
-	sampler() {
-		local c=/sys/class/infiniband/$MRC_DEV2/ports v
-		while :; do
-			v=$(cat "$c"/*/hw_counters/tx_bytes 2>/dev/null | paste -sd' ')
-			printf 'S %s %s %s 0 0 0 0 0 0 0 0\n' "$1" "$(date +%s.%N)" "$v" |
-				cut -d' ' -f1-11
-			sleep 0.1
-		done
-	}
 	# run NAME FAIL: one verified transfer of $mb MiB with the sampler on; with FAIL,
 	# spine 1 of plane 0 goes down when a quarter of the data has left
 	run() {
 		local spid wpid=
-		sampler "$1" &
+		bench_sampler "$1" &
 		spid=$!
 		if [ "$2" = 1 ]; then
 			(
@@ -120,57 +112,26 @@ fi
 # ---- host half ----------------------------------------------------------------------
 out=${BENCH_OUT:-$tree/.build/bench}
 mkdir -p "$out"
-"$tree/tools/testing/deps.sh"
-command -v gnuplot >/dev/null || apt-get install -y -qq gnuplot-nox >/dev/null
-"$tree/tools/testing/build.sh" stock >/dev/null
-make -s -C "$tree/tools/mrcctl"
-make -s -C "$tree/tools/mrc-xfer"
+. "$here/lib.sh"
+bench_host_setup "$tree"
 echo "bench: SRv6 fabric, 8 planes x 4 spines, $rate Mbit/s per plane, $mb MiB per transfer, stock kernel under TCG" >&2
 "$tree/tools/testing/vm/vm.sh" --kernel stock --quiet --timeout 2400 -- \
 	BENCH_RATE_MBIT="$rate" BENCH_MB="$mb" "$here/srv6.sh" --guest >"$out/srv6.raw" ||
 	{ echo "bench: the VM run failed; see $out/srv6.raw" >&2; exit 1; }
 grep '^bench:' "$out/srv6.raw" >&2 || true
 
-# goodput NAME [FROM]: bytes sent over the time the samples of NAME show traffic (from
-# FROM, a timestamp, when given: after the failure), in Mbit/s
-goodput() {
-	awk -v n="$1" -v from="${2:-0}" '
-		$1 == "S" && $2 == n && $3 >= from && NF == 11 {
-			s = 0; for (i = 4; i <= 11; i++) s += $i
-			if (s != last) { if (!t0) { t0 = $3; b0 = s } t1 = $3; b1 = s }
-			last = s
-		}
-		END {
-			if (t1 <= t0) { print "n/a"; exit }
-			printf "%.1f\n", (b1 - b0) * 8 / (t1 - t0) / 1e6
-		}' "$out/srv6.raw"
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "n/a" }'; }
-down() { awk -v n="$1" '$1 == "D" && $2 == n { print $3; exit }' "$out/srv6.raw"; }
+raw=$out/srv6.raw
+goodput() { bench_goodput "$raw" "$@"; }
+ratio() { bench_ratio "$@"; }
+down() { awk -v n="$1" '$1 == "D" && $2 == n { print $3; exit }' "$raw"; }
 left=$(awk -v r="$rate" 'BEGIN { print 8 * r - r / 4 }')
 srv6=$(goodput srv6 "$(down srv6)") ecmp=$(goodput ecmp "$(down ecmp)") single=$(goodput single)
 echo "srv6:   $srv6 Mbit/s after spine 1 of plane 0 died, / (8R - R/4) = $(ratio "$srv6" "$left") (target >= 0.90)"
 echo "ecmp:   $ecmp Mbit/s after the same failure, no source routing, / (8R - R/4) = $(ratio "$ecmp" "$left")"
 echo "single: $single Mbit/s, one plane, one EV, / (R/4) = $(ratio "$single" "$(awk -v r="$rate" 'BEGIN { print r / 4 }')")"
-awk '$1 == "T" && $2 == "srv6" { print $3 }' "$out/srv6.raw" | sort -n |
-	awk '{ v[NR] = $1 } END {
-		if (NR) printf "retire (srv6): %d retirements, median %d ns, max %d ns (target <= 50000)\n",
-			NR, v[int((NR + 1) / 2)], v[NR]
-		else printf "retire (srv6): none\n" }'
+bench_retire "$raw" srv6
 echo "(rates are bytes on the wire, headers and retransmissions included)"
 
-d=$(down srv6)
-awk -v d="${d:-0}" '$1 == "S" && $2 == "srv6" && NF == 11 {
-		if (pt) { printf "%.2f", $3 - d; for (i = 4; i <= 11; i++) printf " %.2f", ($i - p[i]) * 8 / ($3 - pt) / 1e6; print "" }
-		pt = $3; for (i = 4; i <= 11; i++) p[i] = $i
-	}' "$out/srv6.raw" >"$out/srv6-failover.dat"
-gnuplot <<EOF
-set terminal png size 900,500
-set output "$out/srv6-spine-failure.png"
-set title "mrc over SRv6: one QP, 8 planes x 4 spines, $rate Mbit/s per plane; spine 1 of plane 0 down at t = 0"
-set xlabel "seconds from the spine failure"
-set ylabel "Mbit/s sent per plane"
-set key outside right
-plot for [i=2:9] "$out/srv6-failover.dat" using 1:i with lines title sprintf("plane %d", i - 2)
-EOF
-echo "plot: $out/srv6-spine-failure.png"
+bench_plot "$raw" srv6 "$(down srv6)" "$out/srv6-spine-failure.png" \
+	"mrc over SRv6: one QP, 8 planes x 4 spines, $rate Mbit/s per plane; spine 1 of plane 0 down at t = 0" \
+	"seconds from the spine failure"

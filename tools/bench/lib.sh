@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the multipath benchmarks share: the guest's sampler of the client's per-plane
+# byte counters, and the host's readings of the raw file the guest writes
+# ("S NAME t bytes(port 1..8)" samples, "T NAME ns" retirement times) into goodput,
+# ratios, retirement statistics and a per-plane plot. Sourced, never run.
+
+# bench_sampler NAME: every 0.1 s, "S NAME t tx_bytes(port 1..8)" of $MRC_DEV2, one
+# read and one write per line (a device with fewer planes reports zeros for the rest)
+bench_sampler()
+{
+	local c=/sys/class/infiniband/$MRC_DEV2/ports v
+	while :; do
+		v=$(cat "$c"/*/hw_counters/tx_bytes 2>/dev/null | paste -sd' ')
+		printf 'S %s %s %s 0 0 0 0 0 0 0 0\n' "$1" "$(date +%s.%N)" "$v" |
+			cut -d' ' -f1-11
+		sleep 0.1
+	done
+}
+
+# bench_host_setup: what the host half needs before it boots the guest
+bench_host_setup()
+{
+	local tree=$1
+	"$tree/tools/testing/deps.sh"
+	command -v gnuplot >/dev/null || apt-get install -y -qq gnuplot-nox >/dev/null
+	"$tree/tools/testing/build.sh" stock >/dev/null
+	make -s -C "$tree/tools/mrcctl"
+	make -s -C "$tree/tools/mrc-xfer"
+}
+
+# bench_goodput RAW NAME [FROM]: bytes sent over the time the samples of NAME show
+# traffic (from FROM, a timestamp, when given), in Mbit/s
+bench_goodput()
+{
+	awk -v n="$2" -v from="${3:-0}" '
+		$1 == "S" && $2 == n && $3 >= from && NF == 11 {
+			s = 0; for (i = 4; i <= 11; i++) s += $i
+			if (s != last) { if (!t0) { t0 = $3; b0 = s } t1 = $3; b1 = s }
+			last = s
+		}
+		END {
+			if (t1 <= t0) { print "n/a"; exit }
+			printf "%.1f\n", (b1 - b0) * 8 / (t1 - t0) / 1e6
+		}' "$1"
+}
+
+# bench_ratio A B: A / B to two decimals, n/a when either is not a positive number
+bench_ratio()
+{
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "n/a" }'
+}
+
+# bench_retire RAW NAME: count, median and max of the "T NAME ns" retirement times
+bench_retire()
+{
+	awk -v s="$2" '$1 == "T" && $2 == s { print $3 }' "$1" | sort -n |
+		awk -v s="$2" '{ v[NR] = $1 } END {
+			if (NR) printf "retire (%s): %d retirements, median %d ns, max %d ns (target <= 50000)\n",
+				s, NR, v[int((NR + 1) / 2)], v[NR]
+			else printf "retire (%s): none\n", s }'
+}
+
+# bench_plot RAW NAME FROM PNG TITLE XLABEL: per-plane Mbit/s of the samples of NAME
+# over time from FROM (t = 0) as a PNG
+bench_plot()
+{
+	local dat=${4%.png}.dat
+	awk -v n="$2" -v d="${3:-0}" '$1 == "S" && $2 == n && NF == 11 {
+			if (pt) { printf "%.2f", $3 - d; for (i = 4; i <= 11; i++) printf " %.2f", ($i - p[i]) * 8 / ($3 - pt) / 1e6; print "" }
+			pt = $3; for (i = 4; i <= 11; i++) p[i] = $i
+		}' "$1" >"$dat"
+	gnuplot <<EOF
+set terminal png size 900,500
+set output "$4"
+set title "$5"
+set xlabel "$6"
+set ylabel "Mbit/s sent per plane"
+set key outside right
+plot for [i=2:9] "$dat" using 1:i with lines title sprintf("plane %d", i - 2)
+EOF
+	echo "plot: $4"
+}
