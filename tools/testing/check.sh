@@ -160,7 +160,7 @@ if wants debug; then
 		# over the same fabric here. That keeps the debug VM inside CI's time.
 		# shellcheck disable=SC2046
 		vm_run "debug VM selftests" debug debug-selftests 6000 selftests/run.sh \
-			$(make -s -C "$t/../../selftests" print-tests | tr ' ' '\n' |
+			$(make -s --no-print-directory -C "$t/../../selftests" print-tests | tr ' ' '\n' |
 				grep -vx mrc_fabric.sh)
 		count_tap "$logs/debug-selftests.log" "debug:"
 	else
