@@ -129,6 +129,7 @@ qemu=(qemu-system-x86_64 -machine q35 -accel tcg,thread=multi -cpu max -smp 2 -m
 
 start=$(date +%s)
 for attempt in 1 2; do
+	echo "$attempt" >"$out/attempt"
 	set +e
 	if [ $shell = 1 ]; then
 		"${qemu[@]}"
