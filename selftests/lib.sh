@@ -318,9 +318,10 @@ mrc_dev_pair()
 	return $rc
 }
 
-# mrc_dev_pair_del: delete both devices (a test between two topologies).
+# mrc_dev_pair_del: delete both devices (a test between two topologies), if made.
 mrc_dev_pair_del()
 {
+	[ -n "${MRC_DEV1:-}" ] || return 0
 	ip netns exec "$H1" "$MRCCTL" dev del "$MRC_DEV1" 2>/dev/null
 	ip netns exec "$H2" "$MRCCTL" dev del "$MRC_DEV2" 2>/dev/null
 	true
