@@ -30,12 +30,12 @@ bench_host_setup()
 	make -s -C "$tree/tools/mrc-xfer"
 }
 
-# bench_goodput RAW NAME [FROM]: bytes sent over the time the samples of NAME show
-# traffic (from FROM, a timestamp, when given), in Mbit/s
+# bench_goodput RAW NAME [FROM [TO]]: bytes sent over the time the samples of NAME
+# show traffic (from FROM and up to TO, timestamps, when given), in Mbit/s
 bench_goodput()
 {
-	awk -v n="$2" -v from="${3:-0}" '
-		$1 == "S" && $2 == n && $3 >= from && NF == 11 {
+	awk -v n="$2" -v from="${3:-0}" -v to="${4:-0}" '
+		$1 == "S" && $2 == n && $3 >= from && (!to || $3 <= to) && NF == 11 {
 			s = 0; for (i = 4; i <= 11; i++) s += $i
 			if (s != last) { if (!t0) { t0 = $3; b0 = s } t1 = $3; b1 = s }
 			last = s
