@@ -115,7 +115,7 @@ struct mrc_ev {
  * @probe_ms, @probe_at: the probe interval, and the next probe (jiffies)
  * @tx_seq, @acked_seq: the per-EV order of its value at retirement, resumed
  *	when it goes home: its old packets keep lower sequence numbers than
- *	the new ones, so a late acknowledgement of an old packet cannot make
+ *	the new ones, so a late acknowledgment of an old packet cannot make
  *	a new one look overtaken
  */
 struct mrc_ev_spare {
