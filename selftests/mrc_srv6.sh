@@ -6,7 +6,7 @@
 # must cross every spine of every plane; a spine taken down mid-transfer, or one
 # T0 uplink blackholed, must retire the EVs whose path crosses it (more than on
 # any other path) and no QP may fail; the spine's EVs come back through probes
-# once it returns; the EVs of an explicit path naming a switch that does not exist
+# once it returns, into their own slots; the EVs of an explicit path naming a switch that does not exist
 # are retired the same way.
 #
 # Which EVs a QP retired comes from the mrc_ev_retire and mrc_ev_state
