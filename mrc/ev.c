@@ -5,8 +5,9 @@
  * the next usable slot of a shuffled rotation, so the per-packet cost does
  * not depend on the set's size.  Losses and congestion signals change slot
  * states in the softirq that learns them; retired entropies are probed in
- * the background and come back to their slots, or else as spares.  Everything here runs under
- * qp->lock, except resolution (process context, before the lock).
+ * the background and come back to their slots, or else as spares.
+ * Everything here runs under qp->lock, except resolution (process context,
+ * before the lock).
  */
 
 #include <linux/inetdevice.h>
@@ -353,8 +354,9 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_count_state);
  * Runs in the call that learned of the loss.  The slot takes a spare
  * entropy of the same plane, so every plane keeps its share (over SRv6 one
  * off the failed path, if the plane has one); the lost one is probed until
- * it answers, then takes the slot back.  Without a spare the slot itself goes
- * ASSUMED_BAD, unless that would leave fewer than min_active GOOD slots.
+ * it answers, then takes the slot back.  Without a spare the slot itself
+ * goes ASSUMED_BAD, unless that would leave fewer than min_active GOOD
+ * slots.
  * A stale value (the slot moved on already) changes nothing.
  */
 void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
