@@ -5,8 +5,9 @@
  * the next usable slot of a shuffled rotation, so the per-packet cost does
  * not depend on the set's size.  Losses and congestion signals change slot
  * states in the softirq that learns them; retired entropies are probed in
- * the background and come back as spares.  Everything here runs under
- * qp->lock, except resolution (process context, before the lock).
+ * the background and come back to their slots, or else as spares.
+ * Everything here runs under qp->lock, except resolution (process context,
+ * before the lock).
  */
 
 #include <linux/inetdevice.h>
@@ -262,9 +263,16 @@ bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq)
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_lost);
 
-static void mrc_ev_remember(struct mrc_evset *s, u8 pl, u16 entropy)
+/*
+ * The entropy of slot @slot goes to its plane's retired list, with the
+ * slot as its home.  A slot has one home-comer at most: if the entropy
+ * that replaced an earlier retired one fails too, the earlier one (the
+ * slot's original share of the paths) keeps the claim.
+ */
+static void mrc_ev_remember(struct mrc_evset *s, const struct mrc_ev *e,
+			    u8 slot)
 {
-	struct mrc_ev_spare *r = s->retired[pl], *victim = &r[0];
+	struct mrc_ev_spare *r = s->retired[e->plane], *victim = &r[0];
 	u32 i;
 
 	for (i = 0; i < MRC_EV_RETIRED; i++) {
@@ -276,11 +284,55 @@ static void mrc_ev_remember(struct mrc_evset *s, u8 pl, u16 entropy)
 		if (r[i].probe_ms > victim->probe_ms)
 			victim = &r[i];
 	}
+	victim->home = slot;
+	for (i = 0; i < MRC_EV_RETIRED; i++)
+		if (&r[i] != victim && r[i].used && r[i].home == slot)
+			victim->home = MRC_EV_NO_HOME;
 	victim->used = 1;
-	victim->entropy = entropy;
+	victim->entropy = mrc_ev_entropy(e->value);
+	victim->tx_seq = e->tx_seq;
+	victim->acked_seq = e->acked_seq;
 	victim->probe_ok = 0;
 	victim->probe_ms = MRC_EV_PROBE_MIN_MS;
 	victim->probe_at = jiffies + msecs_to_jiffies(victim->probe_ms);
+}
+
+/* @entropy joins its plane's spares, if there is room. */
+static void mrc_ev_spare_add(struct mrc_evset *s, u8 pl, u16 entropy)
+{
+	if (s->nbackup[pl] < s->max_backup)
+		s->backup[pl][s->nbackup[pl]++] = entropy;
+}
+
+/*
+ * The spare a retired slot of plane @pl takes: the last of the plane's
+ * spares, except over SRv6, where the entropy picks the path (entropy mod
+ * the plane's paths): there the last one that picks another path than
+ * @dead, the entropy that just failed, so the slot does not land on the
+ * failed path again.  If every spare picks that path, the last one still
+ * beats no spare.  Without SRv6 nothing is known of paths.
+ */
+static u16 mrc_ev_spare_take(struct mrc_qp *qp, u8 pl, u16 dead)
+{
+	struct mrc_evset *s = qp->evs;
+	const struct mrc_srv6_dst *d;
+	u32 n = s->nbackup[pl], pick = n - 1, npaths = 0, i;
+	u16 *b = s->backup[pl], spare;
+
+	d = rcu_dereference_protected(s->srv6, lockdep_is_held(&qp->lock));
+	if (d)
+		npaths = d->count[pl];
+	for (i = n; npaths > 1 && i > 0; i--) {
+		if (b[i - 1] % npaths != dead % npaths) {
+			pick = i - 1;
+			break;
+		}
+	}
+	spare = b[pick];
+	/* The others keep their order: the last returned goes out first. */
+	memmove(&b[pick], &b[pick + 1], (n - 1 - pick) * sizeof(*b));
+	s->nbackup[pl] = n - 1;
+	return spare;
 }
 
 u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state)
@@ -300,9 +352,11 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_count_state);
  * @ev: the EV value the lost packet carried
  *
  * Runs in the call that learned of the loss.  The slot takes a spare
- * entropy of the same plane, so every plane keeps its share; the lost one
- * is probed until it answers.  Without a spare the slot itself goes
- * ASSUMED_BAD, unless that would leave fewer than min_active GOOD slots.
+ * entropy of the same plane, so every plane keeps its share (over SRv6 one
+ * off the failed path, if the plane has one); the lost one is probed until
+ * it answers, then takes the slot back.  Without a spare the slot itself
+ * goes ASSUMED_BAD, unless that would leave fewer than min_active GOOD
+ * slots.
  * A stale value (the slot moved on already) changes nothing.
  */
 void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
@@ -333,8 +387,10 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
 	s->gone_value = ev;
 	s->gone_acked = e->acked_seq;
 	if (s->nbackup[pl]) {
-		mrc_ev_remember(s, pl, mrc_ev_entropy(ev));
-		e->value = mrc_ev_value(pl, slot, s->backup[pl][--s->nbackup[pl]]);
+		mrc_ev_remember(s, e, slot);
+		e->value = mrc_ev_value(pl, slot,
+					mrc_ev_spare_take(qp, pl,
+							  mrc_ev_entropy(ev)));
 		e->tx_seq = 0;
 		e->acked_seq = 0;
 		mrc_ev_set_state(qp, e, MRC_EV_STATE_GOOD);
@@ -383,6 +439,44 @@ void mrc_ev_skip(struct mrc_qp *qp, u32 ev)
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_skip);
 
+/*
+ * A retired entropy answered its probes: it takes its home slot back from
+ * the spare that replaced it, which returns to the spares, so the path
+ * that works again carries its share again (over SRv6 the slots were
+ * spread evenly over the paths, and the spare was chosen off the failed
+ * one).  Only a slot the data path uses, GOOD or sitting out a turn: a
+ * DENIED slot is the controller's, an ASSUMED_BAD one is probed as it is.
+ *
+ * Packets in flight on the spare's value are then unknown to
+ * mrc_ev_lost(), which judges none of them: the reordering threshold and
+ * the timer cover them.  The home-comer resumes its value's own order, so
+ * its old packets and its new ones never share a sequence number.
+ */
+static bool mrc_ev_go_home(struct mrc_qp *qp, u8 pl,
+			   const struct mrc_ev_spare *r)
+{
+	struct mrc_evset *s = qp->evs;
+	struct mrc_ev *e;
+	u16 spare;
+
+	if (r->home >= s->n)
+		return false;
+	e = &s->ev[r->home];
+	if (e->plane != pl || (e->state != MRC_EV_STATE_GOOD &&
+			       e->state != MRC_EV_STATE_SKIP))
+		return false;
+	spare = mrc_ev_entropy(e->value);
+	e->value = mrc_ev_value(pl, r->home, r->entropy);
+	e->tx_seq = r->tx_seq;
+	e->acked_seq = r->acked_seq;
+	e->suspect = 0;
+	mrc_ev_set_state(qp, e, MRC_EV_STATE_GOOD);
+	/* A new EV in the slot, as after a retirement: reported GOOD. */
+	mrc_event_ev(qp, e);
+	mrc_ev_spare_add(s, pl, spare);
+	return true;
+}
+
 static void mrc_ev_probe_answered(struct mrc_qp *qp, u32 ref_ev)
 {
 	struct mrc_evset *s = qp->evs;
@@ -410,8 +504,8 @@ static void mrc_ev_probe_answered(struct mrc_qp *qp, u32 ref_ev)
 		    ++r->probe_ok < MRC_EV_PROBE_OK)
 			continue;
 		r->used = 0;
-		if (s->nbackup[pl] < s->max_backup)
-			s->backup[pl][s->nbackup[pl]++] = r->entropy;
+		if (!mrc_ev_go_home(qp, pl, r))
+			mrc_ev_spare_add(s, pl, r->entropy);
 		mrc_count(qp->mdev, pl, MRC_CNT_EV_RECOVERED, 1);
 	}
 }

@@ -101,12 +101,31 @@ struct mrc_ev {
 	u64 retired;
 };
 
-/* A retired entropy of one plane, probed until it answers. */
+/* struct mrc_ev_spare.home of an entropy that goes back to the spares */
+#define MRC_EV_NO_HOME		0xffff
+
+/**
+ * struct mrc_ev_spare - a retired entropy of one plane, probed until it answers
+ * @entropy: the entropy
+ * @home: the slot it was retired from, which it takes back once it answers
+ *	(the slot's original share of the paths), or MRC_EV_NO_HOME when
+ *	another retired entropy claims that slot already
+ * @used: the entry holds an entropy
+ * @probe_ok: probe answers so far
+ * @probe_ms, @probe_at: the probe interval, and the next probe (jiffies)
+ * @tx_seq, @acked_seq: the per-EV order of its value at retirement, resumed
+ *	when it goes home: its old packets keep lower sequence numbers than
+ *	the new ones, so a late acknowledgment of an old packet cannot make
+ *	a new one look overtaken
+ */
 struct mrc_ev_spare {
 	u16 entropy;
+	u16 home;
 	u8 used;
 	u8 probe_ok;
 	u32 probe_ms;
+	u32 tx_seq;
+	u32 acked_seq;
 	unsigned long probe_at;
 };
 

@@ -6,7 +6,7 @@
 # must cross every spine of every plane; a spine taken down mid-transfer, or one
 # T0 uplink blackholed, must retire the EVs whose path crosses it (more than on
 # any other path) and no QP may fail; the spine's EVs come back through probes
-# once it returns; the EVs of an explicit path naming a switch that does not exist
+# once it returns, into their own slots; the EVs of an explicit path naming a switch that does not exist
 # are retired the same way.
 #
 # Which EVs a QP retired comes from the mrc_ev_retire and mrc_ev_state
@@ -18,7 +18,7 @@
 mrc_require_root
 mrc_require_mrcctl
 mrc_require_xfer
-mrc_require_cmds tc
+mrc_require_cmds tc jq
 # Every switch of the fabric forwards in softirq on the VM's two CPUs; a burst that
 # overflows a CPU's backlog (netdev_max_backlog, 1000 by default) is a real loss,
 # and its EV is rightly retired. The backlog is made deep enough that the only
@@ -128,17 +128,27 @@ check "SRv6 spray: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
 # (b) spine 1 of plane 0 goes down a third into a transfer and returns at two
 # thirds (the client pauses there, idle): only its EVs are retired, the transfer
 # completes, and once the spine is back probes recover its entropies while the QP
-# is held after the verdict (plane 0's ev_recovered).
+# is held after the verdict (plane 0's ev_recovered), and each takes its slot back
+# from its replacement: the spine has as many GOOD EVs as before it went down.
 dead=$((S > 1 ? 1 : 0))
 MRC_HELD_DIR=$(mktemp -d)
 paused() { grep -qx "paused $1" "$MRC_HELD_DIR/b.cli"; }
 recovered() { [ "$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_recovered)" -gt "$1" ]; }
+# dead_good: the client's GOOD EVs of plane 0 whose entropy picks path $dead
+dead_good()
+{
+	ip netns exec "$H2" "$MRCCTL" -j qp show dev "$MRC_DEV2" |
+		jq --argjson s "$S" --argjson k "$dead" '[.[] | .evs[]? |
+			select(.plane == 0 and .state == "good" and
+			       .value % 16384 % $s == $k)] | length'
+}
+home() { [ "$(dead_good)" -ge "$1" ]; }
 rec0=$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_recovered)
 qp_err0=$(sum_counter qp_errors)
 echo >"$tracing/trace"
 held_start b -o write -s 1m -n $((2 * mib)) -q 8 -S 12 --pause "$MRC_HELD_DIR/go" ||
 	exit $KSFT_FAIL
-wait_until 120 paused 1 && fabric_spine_down 0 "$dead"
+wait_until 120 paused 1 && good0=$(dead_good) && fabric_spine_down 0 "$dead"
 check "spine $dead of plane 0: down a third into the transfer" "0" "$?"
 touch "$MRC_HELD_DIR/go"
 wait_until 120 paused 2 && fabric_spine_up 0 "$dead"
@@ -148,6 +158,10 @@ wait_until 120 held_done b
 check_retired_on "spine $dead of plane 0 down" "$S" "$S" 0 "$dead"
 wait_until 30 recovered "$rec0"
 check "spine $dead of plane 0 back: probes recovered its entropies" "0" "$?"
+[ "${good0:-0}" -gt 0 ] && wait_until 30 home "$good0"
+rc=$?
+echo "# GOOD EVs of plane 0 on path $dead: ${good0:-none} before it went down, $(dead_good) now"
+check "spine $dead of plane 0 back: its EVs took their slots back" "0" "$rc"
 held_release b "spine $dead of plane 0 down and up"
 check "spine $dead of plane 0 down: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
 rm -rf "$MRC_HELD_DIR"

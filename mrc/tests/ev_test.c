@@ -174,6 +174,13 @@ static void ev_verdict(struct tf *f, u32 ev, u8 m, bool probe)
 	spin_unlock_bh(&f->qp->lock);
 }
 
+/* Two probe answers for retired entropy @entropy of plane @pl. */
+static void ev_recover(struct tf *f, u8 pl, u16 entropy)
+{
+	ev_verdict(f, mrc_ev_untracked(pl, entropy), MRC_SACK_M_NONE, true);
+	ev_verdict(f, mrc_ev_untracked(pl, entropy), MRC_SACK_M_NONE, true);
+}
+
 static u32 ev_retired_used(struct tf *f, u32 pl)
 {
 	u32 i, n = 0;
@@ -736,6 +743,31 @@ static void ev_install_follows_profile(struct kunit *test)
 }
 
 /*
+ * A GEN destination of 4 paths a plane (one per spine, the spine in the
+ * 4th group of the outer address), none on plane @no_path.  The QP that
+ * installs it takes the reference.
+ */
+static struct mrc_srv6_dst *ev_srv6_dst(struct kunit *test, u32 no_path)
+{
+	struct mrc_srv6_dst *d;
+	u32 pl;
+
+	d = mrc_srv6_dst_alloc(0);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->gen = (struct mrc_srv6_tmpl){
+		.locator = 0xfc000000,
+		.nusids = 4,
+		.ntiers = 1,
+		.plane_shift = 8,
+		.usid = { 0x1001, 0x2000, 0x1002, 0x3002 },
+		.tier = { { .usid = 1, .shift = 0, .count = 4 } },
+	};
+	for (pl = 0; pl < EV_PLANES; pl++)
+		d->count[pl] = pl == no_path ? 0 : 4;
+	return d;
+}
+
+/*
  * Over SRv6 a plane's slots go round its paths: with 4 spines and 18 or 19
  * slots a plane, every spine carries 4 or 5 of them, and a plane without a
  * path gets none.  The path of a slot is the one its entropy picks.
@@ -750,19 +782,7 @@ static void ev_install_srv6_covers_paths(struct kunit *test)
 	u32 i, pl, k, spine;
 	u16 e;
 
-	d = mrc_srv6_dst_alloc(0);
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	d->gen = (struct mrc_srv6_tmpl){
-		.locator = 0xfc000000,
-		.nusids = 4,
-		.ntiers = 1,
-		.plane_shift = 8,
-		.usid = { 0x1001, 0x2000, 0x1002, 0x3002 },
-		.tier = { { .usid = 1, .shift = 0, .count = 4 } },
-	};
-	for (pl = 0; pl < EV_PLANES; pl++)
-		d->count[pl] = pl == 3 ? 0 : 4;
-
+	d = ev_srv6_dst(test, 3);
 	ev_install_srv6(f, GENMASK(EV_PLANES - 1, 0), EV_N, d);
 	KUNIT_ASSERT_EQ(test, s->n, EV_N);
 	for (i = 0; i < s->n; i++) {
@@ -787,6 +807,65 @@ static void ev_install_srv6_covers_paths(struct kunit *test)
 	/* A plain install drops the QP's reference (kmemleak: no leak). */
 	ev_install(f, EV_N);
 	KUNIT_EXPECT_NULL(test, rcu_access_pointer(s->srv6));
+}
+
+/*
+ * Over SRv6 a retired slot takes the last spare that picks another path
+ * than the failed entropy (entropy mod 4 here), the other spares keeping
+ * their order; when every spare picks the failed path, the last one.  The
+ * failed entropy, recovered, brings the slot back to its path.
+ */
+static void ev_retire_srv6_avoids_dead_path(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	struct mrc_srv6_dst *d = ev_srv6_dst(test, EV_PLANES);
+	const u32 k = 33, j = 33 + EV_PLANES;
+	u16 b[MRC_EV_BACKUP], dead, dj;
+	u32 i, old, oj;
+	u8 pl;
+
+	ev_install_srv6(f, GENMASK(EV_PLANES - 1, 0), EV_N, d);
+	KUNIT_ASSERT_EQ(test, s->n, EV_N);
+	pl = s->ev[k].plane;
+	old = s->ev[k].value;
+	dead = mrc_ev_entropy(old);
+	KUNIT_ASSERT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP);
+	/*
+	 * Spares 0-2 pick other paths, 3-7 the failed one: a blind pop
+	 * would take spare 7.
+	 */
+	for (i = 0; i < MRC_EV_BACKUP; i++) {
+		b[i] = s->backup[pl][i] & ~3;
+		b[i] |= i < 3 ? (dead + 1 + i) % 4 : dead % 4;
+		s->backup[pl][i] = b[i];
+	}
+	ev_retire(f, old);
+	KUNIT_EXPECT_EQ(test, s->ev[k].state, MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, s->ev[k].value, mrc_ev_value(pl, k, b[2]));
+	KUNIT_EXPECT_NE(test, mrc_ev_entropy(s->ev[k].value) % 4, dead % 4);
+	KUNIT_ASSERT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP - 1);
+	for (i = 0; i < MRC_EV_BACKUP - 1; i++)
+		KUNIT_EXPECT_EQ(test, s->backup[pl][i], b[i < 2 ? i : i + 1]);
+
+	/* Now only spares on j's path are left for j: the last one. */
+	oj = s->ev[j].value;
+	KUNIT_ASSERT_EQ(test, s->ev[j].plane, pl);
+	dj = mrc_ev_entropy(oj);
+	for (i = 0; i < s->nbackup[pl]; i++)
+		s->backup[pl][i] = (s->backup[pl][i] & ~3) | dj % 4;
+	b[0] = s->backup[pl][s->nbackup[pl] - 1];
+	ev_retire(f, oj);
+	KUNIT_EXPECT_EQ(test, s->ev[j].value, mrc_ev_value(pl, j, b[0]));
+	KUNIT_EXPECT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP - 2);
+
+	/* The path works again: slot k is back on it, its spare a spare. */
+	ev_recover(f, pl, dead);
+	KUNIT_EXPECT_EQ(test, s->ev[k].value, old);
+	KUNIT_EXPECT_EQ(test, s->backup[pl][s->nbackup[pl] - 1], b[2]);
+
+	/* A plain install drops the QP's reference (kmemleak: no leak). */
+	ev_install(f, EV_N);
 }
 
 static void ev_retire_without_spare_and_floor(struct kunit *test)
@@ -1145,7 +1224,7 @@ static void ev_probe_answers_recover(struct kunit *test)
 	const u32 k = 20, j = 21;
 	u32 value = s->ev[k].value, old, answer;
 	u8 pl = s->ev[k].plane, pj = s->ev[j].plane;
-	u16 lost;
+	u16 lost, repl;
 
 	s->nbackup[pl] = 0;
 	ev_retire(f, value);
@@ -1163,22 +1242,32 @@ static void ev_probe_answers_recover(struct kunit *test)
 	ev_verdict(f, value, MRC_SACK_M_NONE, true);
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 1);
 
-	/* A retired entropy comes back as a spare of its plane. */
+	/*
+	 * A retired entropy that answers takes its slot back, and the spare
+	 * that stood in for it is a spare again.
+	 */
 	old = s->ev[j].value;
 	lost = mrc_ev_entropy(old);
 	ev_retire(f, old);
+	repl = mrc_ev_entropy(s->ev[j].value);
+	KUNIT_ASSERT_NE(test, repl, lost);
 	KUNIT_ASSERT_EQ(test, s->nbackup[pj], MRC_EV_BACKUP - 1);
 	KUNIT_ASSERT_NOT_NULL(test, ev_retired_find(f, pj, lost));
 	answer = mrc_ev_untracked(pj, lost);
 	ev_verdict(f, answer, MRC_SACK_M_NONE, true);
 	KUNIT_EXPECT_NOT_NULL(test, ev_retired_find(f, pj, lost));
+	KUNIT_EXPECT_EQ(test, s->ev[j].value, mrc_ev_value(pj, j, repl));
 	KUNIT_EXPECT_EQ(test, s->nbackup[pj], MRC_EV_BACKUP - 1);
 	ev_verdict(f, answer, MRC_SACK_M_NONE, true);
 	KUNIT_EXPECT_NULL(test, ev_retired_find(f, pj, lost));
 	KUNIT_EXPECT_EQ(test, ev_retired_used(f, pj), 0);
+	KUNIT_EXPECT_EQ(test, s->ev[j].value, old);
+	KUNIT_EXPECT_EQ(test, s->ev[j].state, MRC_EV_STATE_GOOD);
 	KUNIT_ASSERT_EQ(test, s->nbackup[pj], MRC_EV_BACKUP);
-	KUNIT_EXPECT_EQ(test, s->backup[pj][MRC_EV_BACKUP - 1], lost);
+	KUNIT_EXPECT_EQ(test, s->backup[pj][MRC_EV_BACKUP - 1], repl);
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 2);
+	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
+			EV_N);
 
 	/* An answer for an entropy nobody retired changes nothing. */
 	ev_verdict(f, mrc_ev_untracked(pj, lost ^ 1),
@@ -1187,6 +1276,130 @@ static void ev_probe_answers_recover(struct kunit *test)
 		   MRC_SACK_M_NONE, true);
 	KUNIT_EXPECT_EQ(test, s->nbackup[pj], MRC_EV_BACKUP);
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 2);
+}
+
+/*
+ * The entropy that goes home resumes its value's own order: a late
+ * acknowledgment of one of its old packets cannot make a new packet look
+ * overtaken, while a new packet acknowledged proves an old hole lost (one
+ * value, one path).  The replaced value is then unknown: stale.
+ */
+static void ev_home_resumes_order(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 k = 50;
+	struct mrc_ev *e = &s->ev[k];
+	u32 old = e->value, repl, ev, seq, i;
+	u8 pl = e->plane;
+
+	for (i = 0; i < 8; i++)
+		ev_send(f, k, &ev);
+	ev_acked(f, old, 0);
+	ev_retire(f, old);
+	repl = e->value;
+	KUNIT_ASSERT_NE(test, repl, old);
+	ev_send(f, k, &ev);
+	KUNIT_ASSERT_EQ(test, ev, repl);
+
+	ev_recover(f, pl, mrc_ev_entropy(old));
+	KUNIT_ASSERT_EQ(test, e->value, old);
+	KUNIT_EXPECT_EQ(test, e->tx_seq, 8);
+	KUNIT_EXPECT_EQ(test, e->acked_seq, 1);
+	seq = ev_send(f, k, &ev);
+	KUNIT_EXPECT_EQ(test, ev, old);
+	KUNIT_EXPECT_EQ(test, seq, 8);
+	/* Old packet 7 is acknowledged late: new packet 8 is not lost. */
+	ev_acked(f, old, 7);
+	KUNIT_EXPECT_EQ(test, e->acked_seq, 8);
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, old, seq));
+	/* New packet 8 arrived after old packet 5 on their path: 5 is lost. */
+	ev_acked(f, old, seq);
+	KUNIT_EXPECT_TRUE(test, ev_lost(f, old, 5));
+
+	/* The replaced value is stale: nothing judges or retires by it. */
+	KUNIT_EXPECT_FALSE(test, ev_lost(f, repl, 0));
+	ev_retire(f, repl);
+	KUNIT_EXPECT_EQ(test, e->value, old);
+	KUNIT_EXPECT_EQ(test, e->state, MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, s->backup[pl][s->nbackup[pl] - 1],
+			mrc_ev_entropy(repl));
+}
+
+/*
+ * A recovered entropy whose slot the controller denied, or whose slot is
+ * ASSUMED_BAD, becomes a spare: the slot keeps its value and state.
+ */
+static void ev_home_denied_or_bad(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 k = 60, j = 60 + EV_PLANES;
+	u32 ok = s->ev[k].value, oj = s->ev[j].value, vk, vj;
+	u8 pl = s->ev[k].plane;
+
+	KUNIT_ASSERT_EQ(test, s->ev[j].plane, pl);
+	ev_retire(f, ok);
+	ev_retire(f, oj);
+	vk = s->ev[k].value;
+	vj = s->ev[j].value;
+	KUNIT_ASSERT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP - 2);
+	KUNIT_ASSERT_EQ(test, ev_set_one(f, k, MRC_EV_STATE_DENIED), 0);
+	s->ev[j].state = MRC_EV_STATE_ASSUMED_BAD;
+
+	ev_recover(f, pl, mrc_ev_entropy(ok));
+	KUNIT_EXPECT_EQ(test, s->ev[k].value, vk);
+	KUNIT_EXPECT_EQ(test, s->ev[k].state, MRC_EV_STATE_DENIED);
+	KUNIT_ASSERT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP - 1);
+	KUNIT_EXPECT_EQ(test, s->backup[pl][MRC_EV_BACKUP - 2],
+			mrc_ev_entropy(ok));
+
+	ev_recover(f, pl, mrc_ev_entropy(oj));
+	KUNIT_EXPECT_EQ(test, s->ev[j].value, vj);
+	KUNIT_EXPECT_EQ(test, s->ev[j].state, MRC_EV_STATE_ASSUMED_BAD);
+	KUNIT_ASSERT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP);
+	KUNIT_EXPECT_EQ(test, s->backup[pl][MRC_EV_BACKUP - 1],
+			mrc_ev_entropy(oj));
+	KUNIT_EXPECT_EQ(test, ev_retired_used(f, pl), 0);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_RECOVERED), 2);
+}
+
+/*
+ * A slot whose replacement fails too: the original entropy keeps the
+ * claim on the slot, the failed replacement comes back as a spare.
+ */
+static void ev_home_one_claim(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 k = 70;
+	struct mrc_ev *e = &s->ev[k];
+	struct mrc_ev_spare *ra, *rb;
+	u32 a = e->value, b, c;
+	u8 pl = e->plane;
+
+	ev_retire(f, a);
+	b = e->value;
+	ev_retire(f, b);
+	c = e->value;
+	KUNIT_ASSERT_EQ(test, ev_retired_used(f, pl), 2);
+	ra = ev_retired_find(f, pl, mrc_ev_entropy(a));
+	rb = ev_retired_find(f, pl, mrc_ev_entropy(b));
+	KUNIT_ASSERT_NOT_NULL(test, ra);
+	KUNIT_ASSERT_NOT_NULL(test, rb);
+	KUNIT_EXPECT_EQ(test, ra->home, k);
+	KUNIT_EXPECT_EQ(test, rb->home, MRC_EV_NO_HOME);
+
+	ev_recover(f, pl, mrc_ev_entropy(b));
+	KUNIT_EXPECT_EQ(test, e->value, c);
+	KUNIT_EXPECT_EQ(test, s->backup[pl][s->nbackup[pl] - 1],
+			mrc_ev_entropy(b));
+	ev_recover(f, pl, mrc_ev_entropy(a));
+	KUNIT_EXPECT_EQ(test, e->value, a);
+	KUNIT_EXPECT_EQ(test, s->backup[pl][s->nbackup[pl] - 1],
+			mrc_ev_entropy(c));
+	KUNIT_EXPECT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP);
+	KUNIT_EXPECT_EQ(test, ev_retired_used(f, pl), 0);
 }
 
 static void ev_verdict_dispatch(struct kunit *test)
@@ -1566,12 +1779,16 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_pick_fallback_live_plane),
 	KUNIT_CASE(ev_retire_takes_spare),
 	KUNIT_CASE(ev_retire_without_spare_and_floor),
+	KUNIT_CASE(ev_retire_srv6_avoids_dead_path),
 	KUNIT_CASE(ev_set_states_checks),
 	KUNIT_CASE(ev_denied_stays_denied),
 	KUNIT_CASE(ev_loss_attribution),
 	KUNIT_CASE(ev_suspect_twice_retires),
 	KUNIT_CASE(ev_skip_sits_out_one_turn),
 	KUNIT_CASE(ev_probe_answers_recover),
+	KUNIT_CASE(ev_home_resumes_order),
+	KUNIT_CASE(ev_home_denied_or_bad),
+	KUNIT_CASE(ev_home_one_claim),
 	KUNIT_CASE(ev_verdict_dispatch),
 	KUNIT_CASE(ev_sack_retires_lost_path),
 	KUNIT_CASE(ev_sack_two_holes_one_path),

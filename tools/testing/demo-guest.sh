@@ -24,6 +24,14 @@ evs_by_spine()
 		awk '{ printf "  plane %s spine-uSID %s %-11s %s EVs\n", $2, $3, $4, $1 }'
 }
 paused() { grep -qx "paused $1" "$MRC_HELD_DIR/demo.cli"; }
+# dead_good: the client QP's GOOD EVs through spine 1 of plane 0 (spine-uSID 2001)
+dead_good()
+{
+	c2 -j qp show dev "$MRC_DEV2" |
+		jq '[.[0].evs[] | select(.plane == 0 and .state == "good" and
+			(.srv6_da | split(":")[3]) == "2001")] | length'
+}
+home() { [ "$(dead_good)" -ge "$1" ]; }
 
 echo "== mrc demo on $(uname -r) =="
 show modprobe mrc
@@ -53,6 +61,7 @@ held_start demo -o write -s 1m -n 96 -q 8 -S 42 --pause "$MRC_HELD_DIR/go"
 wait_until 120 paused 1
 echo "# a third done: 128 EVs spread over the 32 paths (plane, spine), all GOOD"
 evs_by_spine
+home0=$(dead_good)
 
 echo; echo "== spine 1 of plane 0 dies =="
 show fabric_spine_down 0 1
@@ -75,6 +84,10 @@ recovered() { [ "$(cat /sys/class/infiniband/"$MRC_DEV2"/ports/1/hw_counters/ev_
 wait_until 30 recovered
 echo "# probes found the spine's paths again (ev_recovered on plane 0):"
 echo "  ev_recovered $(cat /sys/class/infiniband/"$MRC_DEV2"/ports/1/hw_counters/ev_recovered)"
+wait_until 30 home "$home0" || true
+echo "# each recovered entropy took its slot back from its replacement: spine 1 of"
+echo "# plane 0 had $home0 GOOD EVs before it died, $(dead_good) now"
+evs_by_spine
 held_release demo "demo transfer" >/dev/null
 echo; echo "== what each spine carried from h2 in all: =="
 fabric_counters $(for p in 0 1 2 3 4 5 6 7; do printf 't1p%ds%d ' $p 0 $p 1 $p 2 $p 3; done) |

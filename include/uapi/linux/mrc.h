@@ -327,7 +327,8 @@
  * set admin down or up (MRC_CMD_PLANE_SET) raises it too.
  *
  * MRC_CMD_EV_EVENT: an EV of a QP went ASSUMED_BAD, or GOOD (probes brought
- * it back, or its slot took a fresh entropy in place of a lossy one); the
+ * it back, its slot took a fresh entropy in place of a lossy one, or a
+ * retired entropy that answers its probes took its slot back); the
  * states MRC_EV_EVENT_* name.  One EV per message:
  *
  *    MRC_A_DEV_NAME: NLA_NUL_STRING
