@@ -298,6 +298,7 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_count_state);
  * mrc_ev_retire() - the path of @ev lost a packet silently
  * @qp: the QP, locked
  * @ev: the EV value the lost packet carried
+ * @why: what showed the loss, for the tracepoint
  *
  * Runs in the call that learned of the loss.  The slot takes a spare
  * entropy of the same plane, so every plane keeps its share; the lost one
@@ -305,7 +306,7 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_count_state);
  * ASSUMED_BAD, unless that would leave fewer than min_active GOOD slots.
  * A stale value (the slot moved on already) changes nothing.
  */
-void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
+void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 {
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 	struct mrc_evset *s = qp->evs;
@@ -345,7 +346,8 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
 	}
 	mrc_ev_arm_probes(qp);
 	s->last_retire_ns = ktime_get_ns() - t0;
-	trace_mrc_ev_retire(qp->ibqp.qp_num, old, e->value, s->last_retire_ns);
+	trace_mrc_ev_retire(qp->ibqp.qp_num, old, e->value, s->last_retire_ns,
+			    why);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_retire);
 
@@ -364,7 +366,7 @@ void mrc_ev_suspect(struct mrc_qp *qp, u32 ev)
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 
 	if (e && ++e->suspect >= MRC_EV_SUSPECT_MAX)
-		mrc_ev_retire(qp, ev);
+		mrc_ev_retire(qp, ev, MRC_EV_WHY_SUSPECT);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_suspect);
 
@@ -436,7 +438,7 @@ void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe)
 	if (m == MRC_SACK_M_SKIP_ONCE)
 		mrc_ev_skip(qp, ref_ev);
 	else if (m == MRC_SACK_M_ALWAYS_SKIP)
-		mrc_ev_retire(qp, ref_ev);
+		mrc_ev_retire(qp, ref_ev, MRC_EV_WHY_PEER);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_verdict);
 

@@ -149,7 +149,7 @@ static bool ev_lost(struct tf *f, u32 ev, u32 seq)
 static void ev_retire(struct tf *f, u32 ev)
 {
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_retire(f->qp, ev);
+	mrc_ev_retire(f->qp, ev, MRC_EV_WHY_LOST);
 	spin_unlock_bh(&f->qp->lock);
 }
 
