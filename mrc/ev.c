@@ -384,21 +384,23 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_retire);
 
 /**
- * mrc_ev_suspect() - a packet on @ev is overdue by PSN distance alone
+ * mrc_ev_suspect() - a packet on @ev is overdue, by PSN distance or time
  * @qp: the QP, locked
  * @ev: its EV
+ * @why: MRC_EV_WHY_SUSPECT (distance) or MRC_EV_WHY_TIMEOUT (the QP's timer)
  *
- * Distance is no proof (planes differ in delay), but a path that loses
- * every packet never has a later one acknowledged either: the second
- * overdue packet in a row, with nothing heard from the path in between,
- * retires it.
+ * Neither is proof: planes differ in delay, and the QP's one timer fires
+ * for a host that stalled or an answer lost on the way back as readily as
+ * for a dead path.  But a path that loses every packet never has a later
+ * one acknowledged either: the second overdue packet in a row, with
+ * nothing heard from the path in between, retires it.
  */
-void mrc_ev_suspect(struct mrc_qp *qp, u32 ev)
+void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 {
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 
 	if (e && ++e->suspect >= MRC_EV_SUSPECT_MAX)
-		mrc_ev_retire(qp, ev, MRC_EV_WHY_SUSPECT);
+		mrc_ev_retire(qp, ev, why);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_suspect);
 

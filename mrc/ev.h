@@ -228,7 +228,7 @@ enum mrc_ev_why {
 };
 
 void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why);
-void mrc_ev_suspect(struct mrc_qp *qp, u32 ev);
+void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why);
 void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
 void mrc_ev_skip(struct mrc_qp *qp, u32 ev);
 u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);

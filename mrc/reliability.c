@@ -337,7 +337,8 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 				mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);
 				slot->flags |= MRC_SLOT_EV_LOST;
 			} else {
-				mrc_ev_suspect(qp, slot->ev);
+				mrc_ev_suspect(qp, slot->ev,
+					       MRC_EV_WHY_SUSPECT);
 				slot->flags |= MRC_SLOT_REORDER;
 			}
 			slot->flags |= MRC_SLOT_FAST_RTX;
@@ -554,15 +555,17 @@ void mrc_rel_timer(struct timer_list *t)
 		    ((slot->flags & MRC_SLOT_RNR_WAIT) ||
 		     now - slot->sent_ns >= rto_ns)) {
 			/*
-			 * Silence for a whole timeout: the oldest packet's
-			 * path failed.  The others overdue with it are more
-			 * likely victims of the same stall (a busy host) than
-			 * of failures of their own; SACKs judge their paths.
+			 * Silence for a whole timeout makes the oldest
+			 * packet's path suspect, as distance does: a stalled
+			 * host or a lost answer fires the QP's one timer too,
+			 * and retiring on it alone spread retirements over
+			 * healthy paths.  The others overdue with it are more
+			 * likely victims of the same stall; SACKs judge them.
 			 */
 			if (!n && !(slot->flags & MRC_SLOT_RNR_WAIT) &&
 			    !mrc_rel_read_answered(qp, p))
-				mrc_ev_retire(qp, slot->ev,
-					      MRC_EV_WHY_TIMEOUT);
+				mrc_ev_suspect(qp, slot->ev,
+					       MRC_EV_WHY_TIMEOUT);
 			slot->flags &= ~MRC_SLOT_RNR_WAIT;
 			n++;
 			if (!mrc_req_resend(qp, p, &out))

@@ -156,7 +156,7 @@ static void ev_retire(struct tf *f, u32 ev)
 static void ev_suspect(struct tf *f, u32 ev)
 {
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_suspect(f->qp, ev);
+	mrc_ev_suspect(f->qp, ev, MRC_EV_WHY_SUSPECT);
 	spin_unlock_bh(&f->qp->lock);
 }
 
