@@ -214,6 +214,38 @@ u32 mrc_ev_next(struct mrc_qp *qp)
 	return ev;
 }
 
+/**
+ * mrc_ev_reply() - the EV an answer (SACK, NACK) to a packet on @ref_ev takes
+ * @qp: the QP, locked
+ * @ref_ev: the EV the answered packet came on, as the peer wrote it
+ *
+ * The same plane and entropy back: the peer sprays only on paths it
+ * believes in, so its answers then avoid the paths it gave up on too, where
+ * answers of our own picking would keep falling into a dead spine until
+ * this side learnt of it (a responder sends no data to learn from).  Over
+ * SRv6 with the same template both ways the entropy names the same spine.
+ * A plane that is down or has no path here falls back to the rotation.
+ */
+u32 mrc_ev_reply(struct mrc_qp *qp, u32 ref_ev)
+{
+	struct mrc_evset *s = qp->evs;
+	const struct mrc_srv6_dst *d;
+	u8 pl = mrc_ev_plane(ref_ev);
+	bool ok;
+
+	if (!s || pl >= MRC_MAX_PLANES || !s->path[pl].valid ||
+	    !mrc_ev_plane_up(qp, pl))
+		return mrc_ev_next(qp);
+	rcu_read_lock();
+	d = rcu_dereference(s->srv6);
+	ok = !d || d->count[pl];
+	rcu_read_unlock();
+	if (!ok)
+		return mrc_ev_next(qp);
+	return mrc_ev_untracked(pl, mrc_ev_entropy(ref_ev));
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_reply);
+
 /* The active slot @ev names, if it still carries that entropy. */
 static struct mrc_ev *mrc_ev_find(struct mrc_qp *qp, u32 ev)
 {
@@ -350,6 +382,7 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_count_state);
  * mrc_ev_retire() - the path of @ev lost a packet silently
  * @qp: the QP, locked
  * @ev: the EV value the lost packet carried
+ * @why: what showed the loss, for the tracepoint
  *
  * Runs in the call that learned of the loss.  The slot takes a spare
  * entropy of the same plane, so every plane keeps its share (over SRv6 one
@@ -359,7 +392,7 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_count_state);
  * slots.
  * A stale value (the slot moved on already) changes nothing.
  */
-void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
+void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 {
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 	struct mrc_evset *s = qp->evs;
@@ -401,26 +434,29 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev)
 	}
 	mrc_ev_arm_probes(qp);
 	s->last_retire_ns = ktime_get_ns() - t0;
-	trace_mrc_ev_retire(qp->ibqp.qp_num, old, e->value, s->last_retire_ns);
+	trace_mrc_ev_retire(qp->ibqp.qp_num, old, e->value, s->last_retire_ns,
+			    why);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_retire);
 
 /**
- * mrc_ev_suspect() - a packet on @ev is overdue by PSN distance alone
+ * mrc_ev_suspect() - a packet on @ev is overdue, by PSN distance or time
  * @qp: the QP, locked
  * @ev: its EV
+ * @why: MRC_EV_WHY_SUSPECT (distance) or MRC_EV_WHY_TIMEOUT (the QP's timer)
  *
- * Distance is no proof (planes differ in delay), but a path that loses
- * every packet never has a later one acknowledged either: the second
- * overdue packet in a row, with nothing heard from the path in between,
- * retires it.
+ * Neither is proof: planes differ in delay, and the QP's one timer fires
+ * for a host that stalled or an answer lost on the way back as readily as
+ * for a dead path.  But a path that loses every packet never has a later
+ * one acknowledged either: the second overdue packet in a row, with
+ * nothing heard from the path in between, retires it.
  */
-void mrc_ev_suspect(struct mrc_qp *qp, u32 ev)
+void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 {
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 
 	if (e && ++e->suspect >= MRC_EV_SUSPECT_MAX)
-		mrc_ev_retire(qp, ev);
+		mrc_ev_retire(qp, ev, why);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_suspect);
 
@@ -530,7 +566,7 @@ void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe)
 	if (m == MRC_SACK_M_SKIP_ONCE)
 		mrc_ev_skip(qp, ref_ev);
 	else if (m == MRC_SACK_M_ALWAYS_SKIP)
-		mrc_ev_retire(qp, ref_ev);
+		mrc_ev_retire(qp, ref_ev, MRC_EV_WHY_PEER);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_verdict);
 

@@ -235,10 +235,19 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
 int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane);
 void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq);
 u32 mrc_ev_next(struct mrc_qp *qp);
+u32 mrc_ev_reply(struct mrc_qp *qp, u32 ref_ev);
 void mrc_ev_acked(struct mrc_qp *qp, u32 ev, u32 ev_seq);
 bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq);
-void mrc_ev_retire(struct mrc_qp *qp, u32 ev);
-void mrc_ev_suspect(struct mrc_qp *qp, u32 ev);
+/* What retired an EV: its tracepoint says, so stray retirements can be told apart. */
+enum mrc_ev_why {
+	MRC_EV_WHY_LOST,	/* a later packet on the same EV was acked */
+	MRC_EV_WHY_SUSPECT,	/* overdue twice by PSN distance, path silent */
+	MRC_EV_WHY_PEER,	/* the receiver's verdict: ALWAYS_SKIP */
+	MRC_EV_WHY_TIMEOUT,	/* the oldest packet's timer fired */
+};
+
+void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why);
+void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why);
 void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
 void mrc_ev_skip(struct mrc_qp *qp, u32 ev);
 u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);

@@ -39,7 +39,7 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	c.opcode = MRC_OP_SACK;
 	c.dqpn = qp->attr.dest_qp_num;
 	c.psn = h->psn;
-	c.ev = mrc_ev_next(qp);
+	c.ev = mrc_ev_reply(qp, h->ev);
 	if (h->opcode == MRC_OP_PROBE) {
 		sack_flags |= MRC_SACK_F_PROBE;
 		c.sack.ref_ts = h->probe.token;
@@ -76,7 +76,7 @@ struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	c.opcode = MRC_OP_NACK;
 	c.dqpn = qp->attr.dest_qp_num;
 	c.psn = h->psn;
-	c.ev = mrc_ev_next(qp);
+	c.ev = mrc_ev_reply(qp, h->ev);
 	c.nack.reason = reason;
 	c.nack.cum_psn = qp->resp.cum_psn;
 	c.nack.ref_ev = h->ev;
@@ -334,10 +334,11 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			if (!path_lost && mrc_psn_fwd(req->psn_high, p) < thresh)
 				continue;
 			if (path_lost) {
-				mrc_ev_retire(qp, slot->ev);
+				mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);
 				slot->flags |= MRC_SLOT_EV_LOST;
 			} else {
-				mrc_ev_suspect(qp, slot->ev);
+				mrc_ev_suspect(qp, slot->ev,
+					       MRC_EV_WHY_SUSPECT);
 				slot->flags |= MRC_SLOT_REORDER;
 			}
 			slot->flags |= MRC_SLOT_FAST_RTX;
@@ -554,14 +555,17 @@ void mrc_rel_timer(struct timer_list *t)
 		    ((slot->flags & MRC_SLOT_RNR_WAIT) ||
 		     now - slot->sent_ns >= rto_ns)) {
 			/*
-			 * Silence for a whole timeout: the oldest packet's
-			 * path failed.  The others overdue with it are more
-			 * likely victims of the same stall (a busy host) than
-			 * of failures of their own; SACKs judge their paths.
+			 * Silence for a whole timeout makes the oldest
+			 * packet's path suspect, as distance does: a stalled
+			 * host or a lost answer fires the QP's one timer too,
+			 * and retiring on it alone spread retirements over
+			 * healthy paths.  The others overdue with it are more
+			 * likely victims of the same stall; SACKs judge them.
 			 */
 			if (!n && !(slot->flags & MRC_SLOT_RNR_WAIT) &&
 			    !mrc_rel_read_answered(qp, p))
-				mrc_ev_retire(qp, slot->ev);
+				mrc_ev_suspect(qp, slot->ev,
+					       MRC_EV_WHY_TIMEOUT);
 			slot->flags &= ~MRC_SLOT_RNR_WAIT;
 			n++;
 			if (!mrc_req_resend(qp, p, &out))

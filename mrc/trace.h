@@ -36,20 +36,30 @@ TRACE_EVENT(mrc_ev_state,
 		      mrc_show_ev_state(__entry->new_state))
 );
 
+#define mrc_show_ev_why(w)					\
+	__print_symbolic(w,					\
+			 { MRC_EV_WHY_LOST, "lost" },		\
+			 { MRC_EV_WHY_SUSPECT, "suspect" },	\
+			 { MRC_EV_WHY_PEER, "peer" },		\
+			 { MRC_EV_WHY_TIMEOUT, "timeout" })
+
 TRACE_EVENT(mrc_ev_retire,
-	    TP_PROTO(u32 qpn, u32 old_ev, u32 new_ev, u64 took_ns),
-	    TP_ARGS(qpn, old_ev, new_ev, took_ns),
+	    TP_PROTO(u32 qpn, u32 old_ev, u32 new_ev, u64 took_ns, u8 why),
+	    TP_ARGS(qpn, old_ev, new_ev, took_ns, why),
 	    TP_STRUCT__entry(__field(u32, qpn)
 			     __field(u32, old_ev)
 			     __field(u32, new_ev)
-			     __field(u64, took_ns)),
+			     __field(u64, took_ns)
+			     __field(u8, why)),
 	    TP_fast_assign(__entry->qpn = qpn;
 			   __entry->old_ev = old_ev;
 			   __entry->new_ev = new_ev;
-			   __entry->took_ns = took_ns;),
-	    TP_printk("qpn=%u plane=%u ev=%#x replaced by %#x in %llu ns",
+			   __entry->took_ns = took_ns;
+			   __entry->why = why;),
+	    TP_printk("qpn=%u plane=%u ev=%#x replaced by %#x in %llu ns (%s)",
 		      __entry->qpn, __entry->old_ev >> 24, __entry->old_ev,
-		      __entry->new_ev, __entry->took_ns)
+		      __entry->new_ev, __entry->took_ns,
+		      mrc_show_ev_why(__entry->why))
 );
 
 #endif /* _MRC_TRACE_H */

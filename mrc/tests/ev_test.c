@@ -149,14 +149,14 @@ static bool ev_lost(struct tf *f, u32 ev, u32 seq)
 static void ev_retire(struct tf *f, u32 ev)
 {
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_retire(f->qp, ev);
+	mrc_ev_retire(f->qp, ev, MRC_EV_WHY_LOST);
 	spin_unlock_bh(&f->qp->lock);
 }
 
 static void ev_suspect(struct tf *f, u32 ev)
 {
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_suspect(f->qp, ev);
+	mrc_ev_suspect(f->qp, ev, MRC_EV_WHY_SUSPECT);
 	spin_unlock_bh(&f->qp->lock);
 }
 
@@ -865,6 +865,65 @@ static void ev_retire_srv6_avoids_dead_path(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->backup[pl][s->nbackup[pl] - 1], b[2]);
 
 	/* A plain install drops the QP's reference (kmemleak: no leak). */
+	ev_install(f, EV_N);
+}
+
+/*
+ * An answer goes back on the plane and entropy of the packet it answers,
+ * unless this side cannot send there: plane down, no path on the plane, no
+ * SRv6 path on it, or a plane number out of range.  Then the rotation picks.
+ */
+static void ev_reply_follows_ref_ev(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_srv6_dst *d;
+	u32 ev, pl;
+
+	ev_install_mask(f, GENMASK(EV_PLANES - 1, 0) & ~BIT(6), EV_N);
+	spin_lock_bh(&f->qp->lock);
+	ev = mrc_ev_reply(f->qp, mrc_ev_value(2, 17, 0x123));
+	KUNIT_EXPECT_EQ(test, ev, mrc_ev_untracked(2, 0x123));
+	ev = mrc_ev_reply(f->qp, mrc_ev_untracked(5, 0x3ff));
+	KUNIT_EXPECT_EQ(test, ev, mrc_ev_untracked(5, 0x3ff));
+	/* No path on plane 6: an active slot of another plane. */
+	ev = mrc_ev_reply(f->qp, mrc_ev_value(6, 0, 0x55));
+	KUNIT_EXPECT_FALSE(test, ev & MRC_EV_F_UNTRACKED);
+	KUNIT_EXPECT_NE(test, mrc_ev_plane(ev), 6);
+	/* Garbage from the wire: a plane that does not exist. */
+	ev = mrc_ev_reply(f->qp, 0xff000000 | 0x55);
+	KUNIT_EXPECT_FALSE(test, ev & MRC_EV_F_UNTRACKED);
+	KUNIT_EXPECT_LT(test, mrc_ev_plane(ev), EV_PLANES);
+	spin_unlock_bh(&f->qp->lock);
+
+	WRITE_ONCE(ev_plane(f, 3)->up, false);
+	spin_lock_bh(&f->qp->lock);
+	ev = mrc_ev_reply(f->qp, mrc_ev_value(3, 1, 0x77));
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_FALSE(test, ev & MRC_EV_F_UNTRACKED);
+	KUNIT_EXPECT_NE(test, mrc_ev_plane(ev), 3);
+	WRITE_ONCE(ev_plane(f, 3)->up, true);
+
+	/* Over SRv6, a plane without SRv6 paths falls back too. */
+	d = mrc_srv6_dst_alloc(0);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->gen = (struct mrc_srv6_tmpl){
+		.locator = 0xfc000000,
+		.nusids = 4,
+		.ntiers = 1,
+		.plane_shift = 8,
+		.usid = { 0x1001, 0x2000, 0x1002, 0x3002 },
+		.tier = { { .usid = 1, .shift = 0, .count = 4 } },
+	};
+	for (pl = 0; pl < EV_PLANES; pl++)
+		d->count[pl] = pl == 1 ? 0 : 4;
+	ev_install_srv6(f, GENMASK(EV_PLANES - 1, 0), EV_N, d);
+	spin_lock_bh(&f->qp->lock);
+	ev = mrc_ev_reply(f->qp, mrc_ev_value(4, 0, 0x42));
+	KUNIT_EXPECT_EQ(test, ev, mrc_ev_untracked(4, 0x42));
+	ev = mrc_ev_reply(f->qp, mrc_ev_value(1, 0, 0x42));
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_FALSE(test, ev & MRC_EV_F_UNTRACKED);
+	KUNIT_EXPECT_NE(test, mrc_ev_plane(ev), 1);
 	ev_install(f, EV_N);
 }
 
@@ -1769,6 +1828,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_install_clamps_and_splits),
 	KUNIT_CASE(ev_install_follows_profile),
 	KUNIT_CASE(ev_install_srv6_covers_paths),
+	KUNIT_CASE(ev_reply_follows_ref_ev),
 	KUNIT_CASE(ev_controller_probe),
 	KUNIT_CASE(ev_pick_rotation_fair),
 	KUNIT_CASE(ev_pick_never_bad_or_denied),
