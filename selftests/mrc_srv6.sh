@@ -7,7 +7,8 @@
 # T0 uplink blackholed, must retire the EVs whose path crosses it (more than on
 # any other path) and no QP may fail; the spine's EVs come back through probes
 # once it returns; the EVs of an explicit path naming a switch that does not exist
-# are retired the same way.
+# are retired the same way; and a transfer whose path on one plane is 8 uSIDs,
+# two of them in the SRH, crosses every spine of that path.
 #
 # Which EVs a QP retired comes from the mrc_ev_retire and mrc_ev_state
 # tracepoints: each names the EV, whose entropy picks the path (entropy mod the
@@ -243,6 +244,8 @@ for ((s = 0; s < nloop; s++)); do
 	[ "$got" -ge $((visits * tx)) ] || short="$short s$s=$got<$visits*$tx"
 done
 check "8-uSID loop: each spine took every packet once per visit" "" "$short"
+echo "# 8-uSID loop: $tx packets sent on plane $lp; rx of spines 0..$((nloop - 1)):" \
+	"$(for ((s = 0; s < nloop; s++)); do printf '%s ' $((rx1[s] - rx0[s])); done)"
 check "8-uSID loop: every EV of plane $lp carries the loop's DA and SRH segment" \
 	"true" "$(jq --argjson p "$lp" --arg da "$loop_da" --arg seg "$loop_seg" \
 		'[.[].evs[] | select(.plane == $p)] |
