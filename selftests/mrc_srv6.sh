@@ -6,8 +6,9 @@
 # must cross every spine of every plane; a spine taken down mid-transfer, or one
 # T0 uplink blackholed, must retire the EVs whose path crosses it and no other,
 # and no QP may fail; the spine's EVs come back through probes once it returns,
-# into their own slots; the EVs of an explicit path naming a switch that does not exist
-# are retired the same way.
+# into their own slots; the EVs of an explicit path naming a switch that does not
+# exist are retired the same way; and a transfer whose path on one plane is 8 uSIDs,
+# two of them in the SRH, crosses every spine of that path.
 #
 # Which EVs a QP retired comes from the mrc_ev_retire and mrc_ev_state
 # tracepoints: each names the EV, whose entropy picks the path (entropy mod the
@@ -198,6 +199,76 @@ check_xfer "a path through a missing spine: mrc-xfer write $mib MiB" \
 	-o write -s 1m -n "$mib" -q 8 -S 14
 check_retired_on "a path through a missing spine" $((S + 1)) "$S" 0 "$S"
 check "a path through a missing spine: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+
+# (e) a path too long for the outer destination: on the last plane the client's
+# only path loops through the fabric, h2's T0, spine 0, h1's T0, spine 1, h2's T0,
+# spine 2 (spine 0 again in a fabric of two spines), h1's T0, h1's NIC: 8 uSIDs,
+# the first six in the DA and the last two in the reduced SRH's one segment, which
+# the last spine's End (its uSID is the DA's last) makes the DA. Every hop has a
+# static route: a T0 sends each spine's uSID up that spine's link and a spine sends
+# each T0's uSID down its link, whichever way the packet came. The other planes
+# keep one direct path per spine. The server's SACKs keep its GEN paths: the case
+# is the sender's SRH, and a SACK needs no particular path to come back.
+# Every packet the client sends on that plane must cross each spine of the loop
+# (spine 0 twice when it is also the third) and arrive, checksummed, with no QP
+# error; the EVs of that plane show the DA and the SRH segment.
+lp=$((P - 1)) third=$((S > 2 ? 2 : 0))
+loop=("$(fabric_usid 1 "$lp" 2)" "$(fabric_usid 2 "$lp" 0)" "$(fabric_usid 1 "$lp" 1)"
+	"$(fabric_usid 2 "$lp" 1)" "$(fabric_usid 1 "$lp" 2)" "$(fabric_usid 2 "$lp" "$third")"
+	"$(fabric_usid 1 "$lp" 1)" "$(fabric_usid 3 "$lp" 1)")
+loop_da=$(printf 'fc00:0:%s:%s:%s:%s:%s:%s' "${loop[@]:0:6}")
+loop_seg=$(printf 'fc00:0:%s:%s::' "${loop[@]:6:2}")
+args=()
+for ((p = 0; p < lp; p++)); do
+	for ((s = 0; s < S; s++)); do
+		args+=(path plane "$p" usids "$(fabric_usid 1 "$p" 2),$(fabric_usid 2 "$p" "$s"),$(fabric_usid 1 "$p" 1),$(fabric_usid 3 "$p" 1)")
+	done
+done
+args+=(path plane "$lp" usids "$(IFS=,; echo "${loop[*]}")")
+run_rc ip netns exec "$H2" "$MRCCTL" srv6 set dev "$MRC_DEV2" peer fd00:0::1 locator fc00:0 \
+	"${args[@]}"
+check "srv6 set: plane $lp's only path is an 8-uSID loop ($loop_da seg $loop_seg)" "0" "$rc"
+loop_spines=(0 1 "$third") nloop=$((S > 2 ? 3 : 2))
+# loop_rx: packets each spine of the loop took, all its links together.
+loop_rx()
+{
+	local s
+	for ((s = 0; s < nloop; s++)); do
+		fabric_counters "t1p${lp}s$s" | awk '{ n += $3 } END { print n + 0 }'
+	done
+}
+read -r -a rx0 <<<"$(loop_rx | paste -sd ' ')"
+tx0=$(mrc_counter "$H2" "$MRC_DEV2" $((lp + 1)) tx_pkts)
+qp_err0=$(sum_counter qp_errors)
+MRC_HELD_DIR=$(mktemp -d)
+held_start e -o write -s 1m -n "$(mrc_scaled 8)" -q 8 -S 15 || exit $KSFT_FAIL
+wait_until 120 held_done e
+check "8-uSID loop on plane $lp: the transfer finished" "0" "$?"
+tx=$(($(mrc_counter "$H2" "$MRC_DEV2" $((lp + 1)) tx_pkts) - tx0))
+j=$(ip netns exec "$H2" "$MRCCTL" -j qp show dev "$MRC_DEV2")
+read -r -a rx1 <<<"$(loop_rx | paste -sd ' ')"
+check_match "8-uSID loop: the client sent over 100 packets on plane $lp ($tx)" \
+	'^[1-9][0-9]{2,}$' "$tx"
+short=""
+for ((s = 0; s < nloop; s++)); do
+	visits=0
+	for v in "${loop_spines[@]}"; do [ "$v" = "$s" ] && visits=$((visits + 1)); done
+	got=$((rx1[s] - rx0[s]))
+	[ "$got" -ge $((visits * tx)) ] || short="$short s$s=$got<$visits*$tx"
+done
+check "8-uSID loop: each spine took every packet once per visit" "" "$short"
+echo "# 8-uSID loop: $tx packets sent on plane $lp; rx of spines 0..$((nloop - 1)):" \
+	"$(for ((s = 0; s < nloop; s++)); do printf '%s ' $((rx1[s] - rx0[s])); done)"
+check "8-uSID loop: every EV of plane $lp carries the loop's DA and SRH segment" \
+	"true" "$(jq --argjson p "$lp" --arg da "$loop_da" --arg seg "$loop_seg" \
+		'[.[].evs[] | select(.plane == $p)] |
+		length > 0 and all(.srv6_da == $da and .srv6_seg == $seg)' <<<"$j")"
+check "8-uSID loop: no EV of another plane has an SRH segment" "0" \
+	"$(jq --argjson p "$lp" '[.[].evs[] | select(.plane != $p and has("srv6_seg"))] |
+		length' <<<"$j")"
+held_release e "8-uSID loop on plane $lp"
+check "8-uSID loop: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+rm -rf "$MRC_HELD_DIR"
 
 echo 0 >"$tracing/events/mrc/mrc_ev_retire/enable"
 echo 0 >"$tracing/events/mrc/mrc_ev_state/enable"
