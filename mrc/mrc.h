@@ -410,6 +410,12 @@ void mrc_event_work(struct work_struct *work);
 /* netlink.c, for the handlers of the other netlink_*.c files */
 void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 		     u8 cmd);
+int mrc_nl_dump_devices(struct sk_buff *skb, struct netlink_callback *cb,
+			u32 (*genid)(struct mrc_net *mn),
+			int (*dump_dev)(struct sk_buff *skb,
+					struct netlink_callback *cb,
+					struct mrc_device *mdev, void *arg),
+			void *arg);
 
 /* netlink_qp.c: the QP view and EV deny/undeny */
 struct genl_info;

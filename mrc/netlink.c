@@ -1394,6 +1394,61 @@ void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 	return genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
 }
 
+/**
+ * mrc_nl_dump_devices() - the device walk of a dump over per-device objects
+ * @skb: the dump's message
+ * @cb: cb->args[0] is the device index to go on at; [1] and [2] are the
+ *	position inside it, zeroed whenever the walk moves to another device
+ * @genid: the generation of what the dump walks, under mrc_net.lock, for
+ *	NLM_F_DUMP_INTR
+ * @dump_dev: puts one device's objects from cb->args[1] and [2] on; 0 when
+ *	the device is done, an error (the message is full) to stop
+ * @arg: passed to @dump_dev
+ *
+ * Devices are walked under mrc_net.lock in index order, only the one named
+ * by MRC_A_DEV_NAME when the request has it.
+ *
+ * Return: the dump's answer: the message length, or the error of a first
+ * object that fits no message.
+ */
+int mrc_nl_dump_devices(struct sk_buff *skb, struct netlink_callback *cb,
+			u32 (*genid)(struct mrc_net *mn),
+			int (*dump_dev)(struct sk_buff *skb,
+					struct netlink_callback *cb,
+					struct mrc_device *mdev, void *arg),
+			void *arg)
+{
+	struct nlattr *name_attr = genl_dumpit_info(cb)->attrs[MRC_A_DEV_NAME];
+	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
+	struct mrc_device *mdev;
+	int err = 0;
+
+	mutex_lock(&mn->lock);
+	cb->seq = genid(mn);
+	list_for_each_entry(mdev, &mn->devices, list) {
+		if (mdev->index < cb->args[0])
+			continue;
+		if (name_attr && strcmp(mdev->name, nla_data(name_attr)))
+			continue;
+		if (mdev->index != cb->args[0]) {
+			cb->args[0] = mdev->index;
+			cb->args[1] = 0;
+			cb->args[2] = 0;
+		}
+		err = dump_dev(skb, cb, mdev, arg);
+		if (err)
+			break;
+		cb->args[0] = (long)mdev->index + 1;
+		cb->args[1] = 0;
+		cb->args[2] = 0;
+	}
+	mutex_unlock(&mn->lock);
+
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
 /*
  * EV and QP events (netlink_event.c) come from the data path, not under
  * RTNL: they test mrc_events_on inside an RCU read section, and

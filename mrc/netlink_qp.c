@@ -327,9 +327,9 @@ static u32 mrc_nl_qp_genid(struct mrc_net *mn)
  * when the message is full (cb->args say where to go on).
  */
 static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
-			      struct mrc_device *mdev,
-			      struct mrc_nl_qp_snap *snap)
+			      struct mrc_device *mdev, void *arg)
 {
+	struct mrc_nl_qp_snap *snap = arg;
 	unsigned long qpn = cb->args[1];
 	struct mrc_qp *qp;
 	u32 first;
@@ -372,42 +372,17 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
  */
 int mrc_nl_qp_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nlattr *name_attr = genl_dumpit_info(cb)->attrs[MRC_A_DEV_NAME];
-	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
 	struct mrc_nl_qp_snap *snap;
-	struct mrc_device *mdev;
-	int err = 0;
+	int ret;
 
 	snap = kvmalloc(sizeof(*snap), GFP_KERNEL);
 	if (!snap)
 		return -ENOMEM;
-
-	mutex_lock(&mn->lock);
-	cb->seq = mrc_nl_qp_genid(mn);
-	list_for_each_entry(mdev, &mn->devices, list) {
-		if (mdev->index < cb->args[0])
-			continue;
-		if (name_attr && strcmp(mdev->name, nla_data(name_attr)))
-			continue;
-		if (mdev->index != cb->args[0]) {
-			cb->args[0] = mdev->index;
-			cb->args[1] = 0;
-			cb->args[2] = 0;
-		}
-		err = mrc_nl_qp_dump_dev(skb, cb, mdev, snap);
-		if (err)
-			break;
-		cb->args[0] = (long)mdev->index + 1;
-		cb->args[1] = 0;
-		cb->args[2] = 0;
-	}
-	mutex_unlock(&mn->lock);
+	/* A header and one EV always fit an empty message. */
+	ret = mrc_nl_dump_devices(skb, cb, mrc_nl_qp_genid, mrc_nl_qp_dump_dev,
+				  snap);
 	kvfree(snap);
-
-	/* A header and one EV always fit an empty part. */
-	if (err && !skb->len)
-		return err;
-	return skb->len;
+	return ret;
 }
 
 /* Fills @reqs from the request's MRC_A_QP_EVS; the policy checked ranges. */

@@ -420,7 +420,7 @@ cancel:
 /* The entries of @mdev from position cb->args[1] on, under its lock. */
 static int mrc_nl_srv6_dump_dev(struct sk_buff *skb,
 				struct netlink_callback *cb,
-				struct mrc_device *mdev)
+				struct mrc_device *mdev, void *arg)
 {
 	const struct mrc_srv6_dst *d;
 	long pos = 0;
@@ -445,36 +445,14 @@ static int mrc_nl_srv6_dump_dev(struct sk_buff *skb,
  * repeat an entry, so the parts after a change carry NLM_F_DUMP_INTR.  An
  * entry is never read after it is freed: the lock is held while it is put.
  */
+static u32 mrc_nl_srv6_genid(struct mrc_net *mn)
+{
+	return mn->genid + mn->srv6_genid;
+}
+
 int mrc_nl_srv6_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nlattr *name_attr = genl_dumpit_info(cb)->attrs[MRC_A_DEV_NAME];
-	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
-	struct mrc_device *mdev;
-	int err = 0;
-
-	mutex_lock(&mn->lock);
-	cb->seq = mn->genid + mn->srv6_genid;
-	list_for_each_entry(mdev, &mn->devices, list) {
-		if (mdev->index < cb->args[0])
-			continue;
-		if (name_attr && strcmp(mdev->name, nla_data(name_attr)))
-			continue;
-		if (mdev->index != cb->args[0]) {
-			cb->args[0] = mdev->index;
-			cb->args[1] = 0;
-			cb->args[2] = 0;
-		}
-		err = mrc_nl_srv6_dump_dev(skb, cb, mdev);
-		if (err)
-			break;
-		cb->args[0] = (long)mdev->index + 1;
-		cb->args[1] = 0;
-		cb->args[2] = 0;
-	}
-	mutex_unlock(&mn->lock);
-
 	/* One explicit path always fits an empty message. */
-	if (err && !skb->len)
-		return err;
-	return skb->len;
+	return mrc_nl_dump_devices(skb, cb, mrc_nl_srv6_genid,
+				   mrc_nl_srv6_dump_dev, NULL);
 }
