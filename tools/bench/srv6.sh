@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench-srv6: one mrc QP on the SRv6 fabric (2 hosts, 8 planes, 4 spines) whose
-# T0 uplinks from the sending host are shaped to R/4 each, so that every plane
-# carries R through its spines and the fabric 8R. Measured in one boot of the stock
+# T0 uplinks from the sending host are shaped to R/4 each and mark CE when their
+# queue builds, so that every plane carries R through its spines and the fabric 8R. Measured in one boot of the stock
 # kernel, as ratios against the capacity left:
 #   srv6      source-routed (GEN paths both ways); spine 1 of plane 0 down a
 #             quarter into the transfer: goodput after / (8R - R/4)
@@ -18,13 +18,14 @@
 # A benchmark, not a test: nothing passes or fails; TCG makes absolute rates
 # meaningless, the ratios are what to read. Run it on an idle host.
 #
-#   BENCH_RATE_MBIT=R   per-plane capacity (default 16: 4 Mbit/s per uplink)
+#   BENCH_RATE_MBIT=R   per-plane capacity (default 4: 1 Mbit/s per uplink; at 16
+#                       the VM's CPUs, not the uplinks, set the pace)
 #   BENCH_MB=N          MiB per transfer (default 24)
 #   BENCH_OUT=DIR       where the PNG and data go (default .build/bench)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../.." && pwd)
-rate=${BENCH_RATE_MBIT:-16}
+rate=${BENCH_RATE_MBIT:-4}
 mb=${BENCH_MB:-24}
 
 # ---- guest half ---------------------------------------------------------------------
@@ -58,10 +59,16 @@ if [ "${1:-}" = --guest ]; then
 		MRC_GID2=$(mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2)
 		MRC_SERVER_ADDR=fd00:0::1
 	}
-	# shape every uplink of the sending host's T0s to R/4
+	# Shape every uplink of the sending host's T0s to R/4 (tbf) and let the queue
+	# behind the shaper mark CE (fq_codel) once a packet has waited two packet
+	# times: a switch signals congestion before it drops, and an uplink a failure
+	# leaves overloaded is marked until the sender's EVs move off it. The mark is
+	# on the outer header (the T0 forwards the SRv6 packet as it is).
+	up=$((rate * 1000 / 4))
 	for ((p = 0; p < 8; p++)); do
 		for ((s = 0; s < 4; s++)); do
-			echo "qdisc replace dev s$s root netem rate $((rate * 1000 / 4))kbit limit 10000"
+			echo "qdisc replace dev s$s root handle 1: tbf rate ${up}kbit burst 4kb limit 10mb"
+			echo "qdisc replace dev s$s parent 1:1 handle 10: fq_codel ecn ce_threshold $((2 * 8800000 / up))us"
 		done | tc -n "$(fabric_ns "t0p${p}h2")" -batch - || exit 1
 	done
 	# run NAME FAIL: one verified transfer of $mb MiB with the sampler on; with FAIL,
