@@ -18,14 +18,15 @@
 # A benchmark, not a test: nothing passes or fails; TCG makes absolute rates
 # meaningless, the ratios are what to read. Run it on an idle host.
 #
-#   BENCH_RATE_MBIT=R   per-plane capacity (default 4: 1 Mbit/s per uplink; at 16
-#                       the VM's CPUs, not the uplinks, set the pace)
+#   BENCH_RATE_MBIT=R   per-plane capacity (default 16: 4 Mbit/s per uplink; at 4,
+#                       "single" cannot move 24 MiB over its 1 Mbit/s uplink before
+#                       mrc-xfer's timeout)
 #   BENCH_MB=N          MiB per transfer (default 24)
 #   BENCH_OUT=DIR       where the PNG and data go (default .build/bench)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../.." && pwd)
-rate=${BENCH_RATE_MBIT:-4}
+rate=${BENCH_RATE_MBIT:-16}
 mb=${BENCH_MB:-24}
 
 # ---- guest half ---------------------------------------------------------------------
