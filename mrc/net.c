@@ -130,9 +130,14 @@ static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	if (ib->ops.owner != THIS_MODULE)
 		goto put;
 
-	/* The socket's family says which header the UDP layer came from. */
+	/*
+	 * The socket's family says which header the UDP layer came from. Over
+	 * SRv6 a switch marks the outer header, which End.DT6 stripped without
+	 * copying CE inward: mrc_srv6_outer_ce() finds it in the headroom.
+	 */
 	if (sk->sk_family == AF_INET6 && ipv6_hdr(skb)->version == 6)
-		ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+		ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb))) ||
+		     mrc_srv6_outer_ce(skb);
 	else
 		ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
 

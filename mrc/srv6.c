@@ -13,6 +13,7 @@
 #include <linux/skbuff.h>
 #include <linux/string.h>
 #include <net/ip6_checksum.h>
+#include <net/inet_ecn.h>
 #include <net/ipv6.h>
 
 #include "srv6.h"
@@ -317,3 +318,59 @@ void mrc_srv6_push(struct sk_buff *skb, const struct mrc_srv6_encap *e)
 	skb->protocol = htons(ETH_P_IPV6);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_srv6_push);
+
+/**
+ * mrc_srv6_outer_ce() - did the outer header the host stripped carry CE?
+ * @skb: a received packet whose network header is the inner IPv6 header
+ *
+ * The receiving host decapsulates with seg6local End.DT6, which does not
+ * copy the outer ECN field inward as RFC 6040 asks (6.1's
+ * decap_and_validate() in net/ipv6/seg6_local.c only pulls the outer
+ * headers), so a CE mark set by a switch is lost to the inner header. The
+ * pulled bytes are still in the headroom, between the link-layer header and
+ * the inner IPv6 header: read the mark there. Only the two stacks
+ * mrc_srv6_push() writes are trusted, with nothing else in the gap: outer
+ * IPv6 with next header IPv6, or outer IPv6 and an SRH whose next header is
+ * IPv6. A packet that came unencapsulated (the gap is empty) or was
+ * reinjected after another decapsulation (the link-layer length then covers
+ * the old headers) is never looked at. Everything read lies in the linear
+ * head, below the network header.
+ *
+ * Return: true if the outer IPv6 header of an mrc SRv6 packet said CE.
+ */
+bool mrc_srv6_outer_ce(const struct sk_buff *skb)
+{
+	const struct ipv6_sr_hdr *srh;
+	const struct ipv6hdr *outer;
+	unsigned int start, gap;
+
+	if (!skb_mac_header_was_set(skb))
+		return false;
+	start = skb->mac_header + skb->mac_len;
+	if (start > skb->network_header)
+		return false;
+	gap = skb->network_header - start;
+	if (gap < sizeof(*outer))
+		return false;
+	outer = (const struct ipv6hdr *)(skb->head + start);
+	if (outer->version != 6)
+		return false;
+	switch (outer->nexthdr) {
+	case IPPROTO_IPV6:
+		if (gap != sizeof(*outer))
+			return false;
+		break;
+	case IPPROTO_ROUTING:
+		srh = (const struct ipv6_sr_hdr *)(outer + 1);
+		if (gap < sizeof(*outer) + sizeof(*srh) ||
+		    gap != sizeof(*outer) + ipv6_optlen(srh) ||
+		    srh->type != IPV6_SRCRT_TYPE_4 ||
+		    srh->nexthdr != IPPROTO_IPV6)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	return INET_ECN_is_ce(ipv6_get_dsfield(outer));
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_srv6_outer_ce);

@@ -97,5 +97,6 @@ int mrc_srv6_encode(u32 locator, const u16 *usids, u32 n,
 		    struct mrc_srv6_path *p);
 u32 mrc_srv6_decode(const struct mrc_srv6_path *p, u32 *locator, u16 *usids);
 void mrc_srv6_push(struct sk_buff *skb, const struct mrc_srv6_encap *e);
+bool mrc_srv6_outer_ce(const struct sk_buff *skb);
 
 #endif /* _MRC_SRV6_H */

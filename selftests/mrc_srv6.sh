@@ -125,6 +125,59 @@ done
 check "SRv6 spray: all $((P * S)) spines took over 100 packets from the client's T0" "" "$idle"
 check "SRv6 spray: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
 
+# (f) spine 0 of plane 0 sets CE in the outer header of every packet it forwards
+# to the server's T0 (a pedit on its egress turns ECT(0) into CE and keeps the
+# DSCP). The server's End.DT6 strips that header without copying CE inward; mrc
+# reads the mark from the stripped header (Documentation/srv6.md, section 3). The
+# server must count the marks, the client's EVs on that path (and only those)
+# must have had them echoed and carried less than the other EVs of plane 0, and
+# the transfer must verify without a QP error. The QPs are held after the
+# transfer so that the client's per-EV counters can be read.
+ce_ns=$(fabric_ns t1p0s0)
+tc -n "$ce_ns" qdisc replace dev t1 clsact &&
+	tc -n "$ce_ns" filter add dev t1 egress protocol ipv6 matchall \
+		action pedit munge offset 0 u16 set 0x0030 retain 0x0030
+check "spine 0 of plane 0: sets CE towards h1" "0" "$?"
+ce0=$(mrc_counter_sum "$H1" "$MRC_DEV1" rx_ecn_ce)
+skips0=$(mrc_counter_sum "$H2" "$MRC_DEV2" ev_skips)
+qp_err0=$(sum_counter qp_errors)
+MRC_HELD_DIR=$(mktemp -d)
+held_start e -o write -s 1m -n "$mib" -q 8 -S 15 || exit $KSFT_FAIL
+wait_until 120 held_done e
+check "CE on spine 0 of plane 0: transfer finished" "0" "$?"
+ce=$(($(mrc_counter_sum "$H1" "$MRC_DEV1" rx_ecn_ce) - ce0))
+skips=$(($(mrc_counter_sum "$H2" "$MRC_DEV2" ev_skips) - skips0))
+# "EVS ECN TX" of the client's plane-0 EVs through spine 0 (uSID 2000, the
+# carrier's fourth group), then the same of every other EV of plane 0, then the
+# CE echoes counted on EVs of the other planes.
+ev_split=$(ip netns exec "$H2" "$MRCCTL" -j qp show dev "$MRC_DEV2" | jq -r '
+	[.[].evs[]] as $e
+	| ($e | map(select(.plane == 0))
+	      | group_by((.srv6_da // "") | split(":")[3] != "2000")
+	      | map("\(length) \(map(.ecn) | add) \(map(.tx_pkts) | add)")
+	      | join(" ")),
+	  ($e | map(select(.plane != 0) | .ecn) | add // 0)' | paste -sd ' ')
+held_release e "CE on spine 0 of plane 0"
+rm -rf "$MRC_HELD_DIR"
+tc -n "$ce_ns" qdisc del dev t1 clsact
+echo "# CE on spine 0 of plane 0: server rx_ecn_ce $ce, client ev_skips $skips;" \
+	"plane 0 EVs through spine 0 / the rest (evs ecn tx_pkts), other planes' ecn: $ev_split"
+read -r n_ce ecn_ce tx_ce n_rest ecn_rest tx_rest ecn_other <<<"$ev_split"
+check_match "CE on spine 0 of plane 0: the server counted CE marks (rx_ecn_ce)" '^[1-9][0-9]*$' "$ce"
+check_match "CE on spine 0 of plane 0: the client's EVs skipped turns (ev_skips)" '^[1-9][0-9]*$' "$skips"
+check_match "CE on spine 0 of plane 0: its EVs had CE echoed, no other EV did" \
+	'^[1-9][0-9]* 0 0$' "${ecn_ce:-0} ${ecn_rest:-x} ${ecn_other:-x}"
+# Skipping one turn per echo leaves a marked EV about every other turn; below
+# 3/4 of the unmarked EVs' mean is well clear of equal spraying.
+mrc_checks=$((mrc_checks + 1))
+if [ "${n_ce:-0}" -gt 0 ] && [ "${n_rest:-0}" -gt 0 ] &&
+	[ $((4 * tx_ce * n_rest)) -lt $((3 * tx_rest * n_ce)) ]; then
+	mrc_ok "CE on spine 0 of plane 0: its EVs carried $((tx_ce / n_ce)) packets each, the rest of plane 0 $((tx_rest / n_rest))"
+else
+	mrc_fail "CE on spine 0 of plane 0: EVs through it / the rest: ${ev_split:-none}"
+fi
+check "CE on spine 0 of plane 0: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+
 # (b) spine 1 of plane 0 goes down a third into a transfer and returns at two
 # thirds (the client pauses there, idle): only its EVs are retired, the transfer
 # completes, and once the spine is back probes recover its entropies while the QP

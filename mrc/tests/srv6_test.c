@@ -3,13 +3,17 @@
  * KUnit suite "mrc-srv6": SRv6 paths from mrc/srv6.c. Carrier packing
  * against byte-exact vectors and round trips of every length, GEN paths of
  * the test fabric's plan against literal addresses and a byte-level formula,
- * every template rule, and every header field mrc_srv6_push() writes.
+ * every template rule, every header field mrc_srv6_push() writes, and that
+ * the receive path finds a CE mark in the outer header End.DT6 stripped,
+ * in mrc's own header stacks only.
  */
 #include <kunit/test.h>
 #include <linux/if_ether.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
 #include <linux/string.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
 #include <net/ip6_checksum.h>
 #include <asm/unaligned.h>
 
@@ -544,6 +548,128 @@ static void push_with_srh(struct kunit *test)
 	check_push(test, 8, 1);
 }
 
+/*
+ * A CE-marked packet as mrc's receive path sees it after End.DT6:
+ * mrc_srv6_push()'s stack behind an Ethernet header, the outer headers
+ * pulled and the network header reset to the inner IPv6 header, as 6.1's
+ * decap_and_validate() leaves it. @outer points at the outer IPv6 header.
+ */
+static struct sk_buff *decapped(struct kunit *test, u32 nusids, u8 tclass,
+				struct ipv6hdr **outer)
+{
+	static const u16 u[] = { 0x1000, 0x2001, 0x1001, 0x3001, 0x1002, 0x2002,
+				 0x1003, 0x3003 };
+	struct mrc_srv6_encap e = {
+		.saddr = host_a,
+		.daddr = host_b,
+		.sport = htons(0xc123),
+		.dport = htons(4793),
+		.tclass = tclass,
+		.hop_limit = 64,
+	};
+	struct mrc_srv6_path p;
+	struct sk_buff *skb;
+
+	KUNIT_ASSERT_EQ(test, mrc_srv6_encode(LOC, u, nusids, &p), 0);
+	e.path = &p;
+	skb = alloc_skb(ETH_HLEN + MRC_SRV6_HEADROOM + 64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, ETH_HLEN + MRC_SRV6_HEADROOM);
+	memset(skb_put(skb, 64), 0x5a, 64);
+	mrc_srv6_push(skb, &e);
+	*outer = ipv6_hdr(skb);
+	memset(skb_push(skb, ETH_HLEN), 0, ETH_HLEN);
+	skb_reset_mac_header(skb);
+	skb_pull(skb, ETH_HLEN);
+	skb_reset_mac_len(skb);
+	skb_pull(skb, MRC_SRV6_OVERHEAD(p.srh));
+	skb_reset_network_header(skb);
+	KUNIT_EXPECT_EQ(test, ipv6_hdr(skb)->nexthdr, IPPROTO_UDP);
+	return skb;
+}
+
+static void outer_ce_read_after_decap(struct kunit *test)
+{
+	static const u32 nusids[] = { 4, 8 };	/* without and with SRH */
+	struct ipv6hdr *outer;
+	struct sk_buff *skb;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(nusids); i++) {
+		skb = decapped(test, nusids[i], 0x03, &outer);
+		/* the inner header says ECT(0): only the outer one has CE */
+		ipv6_change_dsfield(ipv6_hdr(skb), (u8)~INET_ECN_MASK,
+				    INET_ECN_ECT_0);
+		KUNIT_EXPECT_TRUE(test, mrc_srv6_outer_ce(skb));
+		kfree_skb(skb);
+
+		/* DSCP 46 with ECT(1), and ECT(0): not CE */
+		skb = decapped(test, nusids[i], 0xb9, &outer);
+		KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+		kfree_skb(skb);
+		skb = decapped(test, nusids[i], INET_ECN_ECT_0, &outer);
+		KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+		kfree_skb(skb);
+	}
+}
+
+static void outer_ce_only_mrc_stacks(struct kunit *test)
+{
+	struct ipv6_sr_hdr *srh;
+	struct ipv6hdr *outer;
+	struct sk_buff *skb;
+
+	/* a plain packet: the network header follows the link layer */
+	skb = decapped(test, 4, 0x03, &outer);
+	skb->network_header = skb->mac_header + ETH_HLEN;
+	KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+	/* less than an IPv6 header in the gap */
+	skb->network_header += sizeof(*outer) - 8;
+	KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+	skb->network_header += 8;
+	KUNIT_EXPECT_TRUE(test, mrc_srv6_outer_ce(skb));
+	/* reinjected: the link-layer length covers the old headers */
+	skb_reset_mac_len(skb);
+	KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+	skb->mac_len = ETH_HLEN;
+	/* no link-layer header recorded */
+	skb->mac_header = (typeof(skb->mac_header))~0U;
+	KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+	skb_set_mac_header(skb, -(int)(ETH_HLEN + sizeof(*outer)));
+	KUNIT_EXPECT_TRUE(test, mrc_srv6_outer_ce(skb));
+	/* not IPv6, or not IPv6 in IPv6 */
+	outer->version = 4;
+	KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+	outer->version = 6;
+	outer->nexthdr = IPPROTO_UDP;
+	KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+	/* a routing header claimed where there is none */
+	outer->nexthdr = IPPROTO_ROUTING;
+	KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+	kfree_skb(skb);
+
+	skb = decapped(test, 8, 0x03, &outer);
+	srh = (struct ipv6_sr_hdr *)(outer + 1);
+	KUNIT_EXPECT_TRUE(test, mrc_srv6_outer_ce(skb));
+	/* the SRH must be type 4, lead to IPv6 and fill the gap exactly */
+	srh->type = 0;
+	KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+	srh->type = IPV6_SRCRT_TYPE_4;
+	srh->nexthdr = IPPROTO_UDP;
+	KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+	srh->nexthdr = IPPROTO_IPV6;
+	srh->hdrlen = 4;
+	KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+	srh->hdrlen = 0;
+	KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+	srh->hdrlen = 2;
+	KUNIT_EXPECT_TRUE(test, mrc_srv6_outer_ce(skb));
+	/* an SRH-less outer header in front of an SRH-sized gap */
+	outer->nexthdr = IPPROTO_IPV6;
+	KUNIT_EXPECT_FALSE(test, mrc_srv6_outer_ce(skb));
+	kfree_skb(skb);
+}
+
 static struct kunit_case mrc_srv6_cases[] = {
 	KUNIT_CASE(carrier_vectors),
 	KUNIT_CASE(carrier_round_trip_1_to_12),
@@ -557,6 +683,8 @@ static struct kunit_case mrc_srv6_cases[] = {
 	KUNIT_CASE(overhead_values),
 	KUNIT_CASE(push_without_srh),
 	KUNIT_CASE(push_with_srh),
+	KUNIT_CASE(outer_ce_read_after_decap),
+	KUNIT_CASE(outer_ce_only_mrc_stacks),
 	{}
 };
 
