@@ -697,7 +697,7 @@ static void ev_install_follows_profile(struct kunit *test)
 	u32 pl, k, old;
 
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_configure(f->qp, 5, 2, MRC_EV_EVENTS_ALL);
+	mrc_ev_configure(f->qp, 5, 2, MRC_EV_EVENTS_ALL, MRC_EV_FORMAT_UDP);
 	spin_unlock_bh(&f->qp->lock);
 	ev_install(f, 3 * EV_PLANES);
 	KUNIT_ASSERT_EQ(test, s->n, 3 * EV_PLANES);
@@ -722,13 +722,13 @@ static void ev_install_follows_profile(struct kunit *test)
 	/* A floor above the set is the set; 0 is a quarter again. */
 	spin_lock_bh(&f->qp->lock);
 	mrc_ev_configure(f->qp, 200, MRC_MAX_BACKUPS + 1,
-			 MRC_EV_EVENTS_ALL);
+			 MRC_EV_EVENTS_ALL, MRC_EV_FORMAT_UDP);
 	spin_unlock_bh(&f->qp->lock);
 	ev_install(f, 16);
 	KUNIT_EXPECT_EQ(test, s->min_active, 16);
 	KUNIT_EXPECT_EQ(test, s->nbackup[0], MRC_MAX_BACKUPS);
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_configure(f->qp, 0, 0, MRC_EV_EVENTS_ALL);
+	mrc_ev_configure(f->qp, 0, 0, MRC_EV_EVENTS_ALL, MRC_EV_FORMAT_UDP);
 	spin_unlock_bh(&f->qp->lock);
 	ev_install(f, 16);
 	KUNIT_EXPECT_EQ(test, s->min_active, 4);
