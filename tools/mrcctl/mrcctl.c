@@ -1312,6 +1312,7 @@ static const enum mnl_attr_data_type ev_types[MRC_A_EV_MAX + 1] = {
 	[MRC_A_EV_RETIRED] = MNL_TYPE_U64,
 	[MRC_A_EV_SRV6_DA] = MNL_TYPE_BINARY,
 	[MRC_A_EV_SRV6_SEG] = MNL_TYPE_BINARY,
+	[MRC_A_EV_FLOW_LABEL] = MNL_TYPE_U32,
 };
 
 /* The peer's address: IPv4 for a v4-mapped one, else IPv6. */
@@ -1372,6 +1373,9 @@ static int print_ev(struct nl *nl, const struct nlattr *nest)
 		j_uint("plane", mnl_attr_get_u32(tb[MRC_A_EV_PLANE]));
 		j_uint("value", mnl_attr_get_u32(tb[MRC_A_EV_VALUE]));
 		j_uint("sport", mnl_attr_get_u32(tb[MRC_A_EV_ENTROPY]));
+		if (tb[MRC_A_EV_FLOW_LABEL])
+			j_uint("flow_label",
+			       mnl_attr_get_u32(tb[MRC_A_EV_FLOW_LABEL]));
 		j_str("state", state);
 		for (i = 0; i < ARRAY_SIZE(u64s); i++)
 			j_uint(keys[i], mnl_attr_get_u64(tb[u64s[i]]));
@@ -1380,11 +1384,15 @@ static int print_ev(struct nl *nl, const struct nlattr *nest)
 				j_str(srv6_keys[i], srv6_addr[i]);
 		j_close('}');
 	} else {
-		printf("    slot %u plane %u value 0x%08x sport %u state %s",
+		printf("    slot %u plane %u value 0x%08x sport %u",
 		       mnl_attr_get_u32(tb[MRC_A_EV_SLOT]),
 		       mnl_attr_get_u32(tb[MRC_A_EV_PLANE]),
 		       mnl_attr_get_u32(tb[MRC_A_EV_VALUE]),
-		       mnl_attr_get_u32(tb[MRC_A_EV_ENTROPY]), state);
+		       mnl_attr_get_u32(tb[MRC_A_EV_ENTROPY]));
+		if (tb[MRC_A_EV_FLOW_LABEL])
+			printf(" flowlabel 0x%05x",
+			       mnl_attr_get_u32(tb[MRC_A_EV_FLOW_LABEL]));
+		printf(" state %s", state);
 		for (i = 0; i < ARRAY_SIZE(u64s); i++)
 			printf(" %s %llu", keys[i],
 			       (unsigned long long)mnl_attr_get_u64(tb[u64s[i]]));

@@ -220,6 +220,9 @@
  *                MRC_A_EV_ENTROPY: NLA_U32, the UDP source port it uses
  *                MRC_A_EV_STATE: NLA_U8, enum mrc_ev_state
  *                MRC_A_EV_TX_PKTS, _RETX, _LOSSES, _ECN, _RETIRED: NLA_U64
+ *                MRC_A_EV_FLOW_LABEL: NLA_U32, the IPv6 flow label its
+ *                                     packets carry; only when the QP's
+ *                                     EVs are in the STEV format
  *
  * A QP's EVs that do not fit one dump message continue in the next, which
  * repeats MRC_A_DEV_NAME and the QP's attributes with the following slots:
@@ -632,6 +635,7 @@ enum mrc_ev_attr {
 	MRC_A_EV_PAD,			/* alignment padding, never parsed */
 	MRC_A_EV_SRV6_DA,		/* binary, 16 bytes: outer destination */
 	MRC_A_EV_SRV6_SEG,		/* binary, 16 bytes: the SRH's segment */
+	MRC_A_EV_FLOW_LABEL,		/* u32, STEV: outer IPv6 flow label */
 
 	__MRC_A_EV_MAX
 };
