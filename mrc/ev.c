@@ -566,6 +566,7 @@ int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
 	if (s->waiter)
 		return -EBUSY;
 	w->value = s->ev[slot].value;
+	w->stev = s->format == MRC_EV_FORMAT_STEV;
 	w->token = MRC_EV_PROBE_CTL | now;
 	if (!mrc_ev_probe_queue(qp, w->value, w->token, out))
 		return -ENOMEM;

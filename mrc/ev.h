@@ -133,6 +133,7 @@ struct mrc_ev_spare {
  * struct mrc_ev_probe_wait - a controller's probe of one EV (MRC_CMD_PROBE)
  * @token: sent in the probe, echoed by the SACK that answers it
  * @value: the EV probed; the answer must echo it too
+ * @stev: the QP's EVs are in the STEV format: @value has a flow label
  * @rtt_ns: filled in with the answer
  * @err: 0 when answered, -ENOENT when the QP went away first
  * @done: completed with @err set, after the QP has forgotten the waiter
@@ -140,6 +141,7 @@ struct mrc_ev_spare {
 struct mrc_ev_probe_wait {
 	u64 token;
 	u32 value;
+	bool stev;
 	u64 rtt_ns;
 	int err;
 	struct completion done;

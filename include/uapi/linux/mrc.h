@@ -270,7 +270,8 @@
  *                            (default MRC_PROBE_TIMEOUT_MS_DEFAULT)
  *
  * The reply repeats MRC_A_DEV_NAME and MRC_A_QP with the EV probed (SLOT,
- * VALUE, PLANE, ENTROPY) and carries MRC_A_PROBE_RTT_NS: NLA_U64.  No answer
+ * VALUE, PLANE, ENTROPY, and FLOW_LABEL in the STEV format) and carries
+ * MRC_A_PROBE_RTT_NS: NLA_U64.  No answer
  * within the timeout is ETIMEDOUT; one probe per QP at a time (EBUSY).
  *
  * MRC_CMD_SRV6_SET, MRC_CMD_SRV6_DEL (do, admin), MRC_CMD_SRV6_GET (dump)
@@ -341,6 +342,7 @@
  *                MRC_A_EV_SLOT, MRC_A_EV_VALUE, MRC_A_EV_PLANE: NLA_U32
  *                MRC_A_EV_ENTROPY: NLA_U32, the UDP source port
  *                MRC_A_EV_STATE: NLA_U8, enum mrc_ev_state
+ *                MRC_A_EV_FLOW_LABEL: NLA_U32, STEV format only
  *
  * MRC_CMD_QP_EVENT: a QP failed and went to the error state:
  *
