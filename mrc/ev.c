@@ -696,6 +696,7 @@ int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
 	if (s->waiter)
 		return -EBUSY;
 	w->value = s->ev[slot].value;
+	w->stev = s->format == MRC_EV_FORMAT_STEV;
 	w->token = MRC_EV_PROBE_CTL | now;
 	if (!mrc_ev_probe_queue(qp, w->value, w->token, out))
 		return -ENOMEM;
@@ -1026,13 +1027,15 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_install);
  * @min_active: GOOD slots a loss may not break, 0 for a quarter of the set
  * @backups: spare entropies per plane, at most MRC_MAX_BACKUPS
  * @event_mask: MRC_EV_EVENT_* transitions the QP reports on the events group
+ * @format: enum mrc_ev_format, how the EVs show on the wire
  */
 void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
-		      u32 event_mask)
+		      u32 event_mask, u8 format)
 {
 	qp->evs->want_min_active = min_t(u32, min_active, MRC_EV_MAX);
 	qp->evs->max_backup = min_t(u32, backups, MRC_MAX_BACKUPS);
 	qp->evs->event_mask = event_mask;
+	WRITE_ONCE(qp->evs->format, format);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_configure);
 

@@ -7,6 +7,7 @@
 #ifndef _MRC_EV_H
 #define _MRC_EV_H
 
+#include <linux/bits.h>
 #include <linux/completion.h>
 #include <linux/ktime.h>
 #include <linux/prandom.h>
@@ -66,6 +67,24 @@ static inline u16 mrc_ev_entropy(u32 value)
 static inline u16 mrc_ev_sport(u32 value)
 {
 	return 0xc000 | mrc_ev_entropy(value);
+}
+
+/*
+ * STEV: the outer IPv6 flow label of a packet on @value, a function of its
+ * entropy alone, so an EV keeps its label wherever it is sent from (slot,
+ * probe of a retired entropy, retransmission).  (entropy + 1) times an odd
+ * constant modulo 2^20 is one-to-one on 20 bits and never 0, the value
+ * that means "no label": distinct entropies of a plane get distinct
+ * labels, spread over the whole field for switches that hash only a few
+ * of its bits.  Computed per packet, so struct mrc_ev stays as it is.
+ */
+#define MRC_EV_LABEL_MULT	0x9e377		/* 2^20 / golden ratio, odd */
+#define MRC_EV_LABEL_MASK	GENMASK(19, 0)
+
+static inline u32 mrc_ev_flow_label(u32 value)
+{
+	return ((mrc_ev_entropy(value) + 1) * MRC_EV_LABEL_MULT) &
+	       MRC_EV_LABEL_MASK;
 }
 
 /**
@@ -133,6 +152,7 @@ struct mrc_ev_spare {
  * struct mrc_ev_probe_wait - a controller's probe of one EV (MRC_CMD_PROBE)
  * @token: sent in the probe, echoed by the SACK that answers it
  * @value: the EV probed; the answer must echo it too
+ * @stev: the QP's EVs are in the STEV format: @value has a flow label
  * @rtt_ns: filled in with the answer
  * @err: 0 when answered, -ENOENT when the QP went away first
  * @done: completed with @err set, after the QP has forgotten the waiter
@@ -140,6 +160,7 @@ struct mrc_ev_spare {
 struct mrc_ev_probe_wait {
 	u64 token;
 	u32 value;
+	bool stev;
 	u64 rtt_ns;
 	int err;
 	struct completion done;
@@ -162,6 +183,9 @@ struct mrc_path {
  *	quarter of the set
  * @max_backup: spare entropies kept per plane (EV profile)
  * @event_mask: MRC_EV_EVENT_* transitions reported (EV profile)
+ * @format: enum mrc_ev_format of the EV profile: STEV puts each EV's flow
+ *	label in the outer IPv6 header.  Set just before the paths it applies
+ *	to are installed; the TX path reads it unlocked, as it reads @path
  * @order: rotation order, a permutation of [0, @n)
  * @ev: the active set
  * @backup: spare entropies per plane, taken when a slot is retired
@@ -187,6 +211,7 @@ struct mrc_evset {
 	u16 want_min_active;
 	u8 max_backup;
 	u32 event_mask;
+	u8 format;
 	u16 order[MRC_EV_MAX];
 	struct mrc_ev ev[MRC_EV_MAX];
 	u16 backup[MRC_MAX_PLANES][MRC_MAX_BACKUPS];
@@ -202,6 +227,17 @@ struct mrc_evset {
 	struct mrc_ev_probe_wait *waiter;
 	struct mrc_srv6_dst __rcu *srv6;
 };
+
+/*
+ * The IPv6 flow label of a packet of the QP of @s on @ev over path @av: the
+ * EV's under STEV, else the AV's.  Lock-free, for the TX path.
+ */
+static inline u32 mrc_ev_label(const struct mrc_evset *s,
+			       const struct mrc_av *av, u32 ev)
+{
+	return READ_ONCE(s->format) == MRC_EV_FORMAT_STEV ?
+	       mrc_ev_flow_label(ev) : av->flow_label;
+}
 
 /* The GSI QP's datagrams have one path per AH and no EV set. */
 #define MRC_UD_EV	mrc_ev_untracked(0, 0)
@@ -229,7 +265,7 @@ void mrc_ev_stop(struct mrc_qp *qp);
 void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
 		    struct mrc_path *paths);
 void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
-		      u32 event_mask);
+		      u32 event_mask, u8 format);
 void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
 		    struct mrc_srv6_dst *srv6);
 int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane);

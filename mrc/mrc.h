@@ -167,6 +167,7 @@ struct mrc_ccprof {
  * @min_active: GOOD floor per QP, 0 for a quarter of the set
  * @backups: spare entropies per plane
  * @event_mask: EV transitions the QPs report (MRC_EV_EVENT_*)
+ * @ev_format: enum mrc_ev_format, UDP or STEV
  * @cc: congestion control settings
  *
  * A copy, so that QPs never take mrc_net.lock: it is refreshed under that
@@ -179,6 +180,7 @@ struct mrc_dev_prof {
 	u32 min_active;
 	u32 backups;
 	u32 event_mask;
+	u8 ev_format;
 	struct mrc_ccprof_cfg cc;
 };
 

@@ -303,7 +303,7 @@ static int mrc_xmit4(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
 }
 
 static int mrc_xmit6(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
-		     struct net_device *ndev, struct sock *sk,
+		     u32 label, struct net_device *ndev, struct sock *sk,
 		     struct sk_buff *skb)
 {
 #if IS_ENABLED(CONFIG_IPV6)
@@ -331,7 +331,7 @@ static int mrc_xmit6(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
 	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &saddr, &daddr,
 			     mrc_net_tos(av),
 			     av->hop_limit ?: ip6_dst_hoplimit(dst),
-			     htonl(av->flow_label), mrc_net_sport(ev),
+			     htonl(label), mrc_net_sport(ev),
 			     htons(mrc_udp_port), false);
 	return 0;
 #else
@@ -347,7 +347,7 @@ static int mrc_xmit6(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
  * serves all the others.
  */
 static int mrc_xmit_srv6(const struct mrc_av *av, struct dst_cache *dc,
-			 u32 ev, const struct mrc_srv6_path *sp,
+			 u32 ev, u32 label, const struct mrc_srv6_path *sp,
 			 struct net_device *ndev, struct sock *sk,
 			 struct sk_buff *skb)
 {
@@ -358,7 +358,7 @@ static int mrc_xmit_srv6(const struct mrc_av *av, struct dst_cache *dc,
 		.sport = mrc_net_sport(ev),
 		.dport = htons(mrc_udp_port),
 		.tclass = mrc_net_tos(av),
-		.flowlabel = htonl(av->flow_label) & IPV6_FLOWLABEL_MASK,
+		.flowlabel = htonl(label) & IPV6_FLOWLABEL_MASK,
 	};
 	struct dst_entry *dst = NULL;
 
@@ -394,11 +394,12 @@ static int mrc_xmit_srv6(const struct mrc_av *av, struct dst_cache *dc,
 
 /*
  * Send @list to one destination, source-routed along @sp when it is not
- * NULL.  A packet that cannot leave (plane gone or down, no route) is
- * dropped and counted; the requester's timer recovers as from any loss.
+ * NULL, with IPv6 flow label @label (in the outer header over SRv6).  A
+ * packet that cannot leave (plane gone or down, no route) is dropped and
+ * counted; the requester's timer recovers as from any loss.
  */
 static void mrc_net_send_path(struct mrc_device *mdev, const struct mrc_av *av,
-			      struct dst_cache *dc, u32 ev,
+			      struct dst_cache *dc, u32 ev, u32 label,
 			      const struct mrc_srv6_path *sp,
 			      struct sk_buff_head *list)
 {
@@ -426,10 +427,10 @@ static void mrc_net_send_path(struct mrc_device *mdev, const struct mrc_av *av,
 			/* dst_cache is per CPU. */
 			local_bh_disable();
 			if (sp)
-				err = mrc_xmit_srv6(av, dc, ev, sp, plane->ndev,
-						    sock->sk, skb);
+				err = mrc_xmit_srv6(av, dc, ev, label, sp,
+						    plane->ndev, sock->sk, skb);
 			else if (av->family == AF_INET6)
-				err = mrc_xmit6(av, dc, ev, plane->ndev,
+				err = mrc_xmit6(av, dc, ev, label, plane->ndev,
 						sock->sk, skb);
 			else
 				err = mrc_xmit4(av, dc, ev, plane->ndev,
@@ -454,17 +455,19 @@ static void mrc_net_send_path(struct mrc_device *mdev, const struct mrc_av *av,
  * @dc: route cache for @av, or NULL to look the route up every time
  * @ev: the EV, whose entropy becomes the UDP source port
  * @list: packets, each an MRC packet with its ICRC; emptied
+ *
+ * Over IPv6 the packets carry the AV's flow label.
  */
 void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
 		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list)
 {
-	mrc_net_send_path(mdev, av, dc, ev, NULL, list);
+	mrc_net_send_path(mdev, av, dc, ev, av->flow_label, NULL, list);
 }
 
 /*
  * The packets a QP built under its lock, sent after unlock, each on the
- * plane and with the entropy of the EV its header carries: over SRv6, along
- * the path that entropy picks.
+ * plane and with the entropy of the EV its header carries (STEV: and that
+ * EV's flow label): over SRv6, along the path that entropy picks.
  */
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
 {
@@ -487,6 +490,7 @@ void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
 		if (s && pl < MRC_MAX_PLANES && s->path[pl].valid)
 			mrc_net_send_path(qp->mdev, &s->path[pl].av,
 					  &s->path[pl].dc, ev,
+					  mrc_ev_label(s, &s->path[pl].av, ev),
 					  d && mrc_srv6_dst_path(d, pl,
 						mrc_ev_entropy(ev), &sp) ?
 					  &sp : NULL, &one);

@@ -673,7 +673,9 @@ static int mrc_nl_probe_reply(struct genl_info *info,
 	if (!ev || nla_put_u32(msg, MRC_A_EV_SLOT, req->slot) ||
 	    nla_put_u32(msg, MRC_A_EV_VALUE, w->value) ||
 	    nla_put_u32(msg, MRC_A_EV_PLANE, mrc_ev_plane(w->value)) ||
-	    nla_put_u32(msg, MRC_A_EV_ENTROPY, mrc_ev_sport(w->value)))
+	    nla_put_u32(msg, MRC_A_EV_ENTROPY, mrc_ev_sport(w->value)) ||
+	    (w->stev && nla_put_u32(msg, MRC_A_EV_FLOW_LABEL,
+				    mrc_ev_flow_label(w->value))))
 		goto nomem;
 	nla_nest_end(msg, ev);
 	nla_nest_end(msg, evs);

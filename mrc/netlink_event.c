@@ -47,6 +47,7 @@ void mrc_event_ev(struct mrc_qp *qp, const struct mrc_ev *ev)
 	note = &n->ev[(n->head + n->len) % MRC_EV_NOTES];
 	note->value = ev->value;
 	note->state = ev->state;
+	note->stev = qp->evs->format == MRC_EV_FORMAT_STEV;
 	n->len++;
 	queue_work(system_unbound_wq, &n->work);
 }
@@ -73,7 +74,7 @@ static size_t mrc_event_ev_size(void)
 	return nla_total_size(IFNAMSIZ) +		/* MRC_A_DEV_NAME */
 	       3 * nla_total_size(0) +			/* QP, EVS, EV */
 	       nla_total_size(sizeof(u32)) +		/* MRC_A_QP_NUM */
-	       4 * nla_total_size(sizeof(u32)) +	/* slot .. entropy */
+	       5 * nla_total_size(sizeof(u32)) +	/* slot .. entropy, label */
 	       nla_total_size(sizeof(u8));		/* MRC_A_EV_STATE */
 }
 
@@ -104,7 +105,9 @@ static void mrc_event_send_ev(struct mrc_qp *qp,
 	    nla_put_u32(msg, MRC_A_EV_VALUE, v) ||
 	    nla_put_u32(msg, MRC_A_EV_PLANE, mrc_ev_plane(v)) ||
 	    nla_put_u32(msg, MRC_A_EV_ENTROPY, 0xc000 | mrc_ev_entropy(v)) ||
-	    nla_put_u8(msg, MRC_A_EV_STATE, note->state))
+	    nla_put_u8(msg, MRC_A_EV_STATE, note->state) ||
+	    (note->stev && nla_put_u32(msg, MRC_A_EV_FLOW_LABEL,
+				       mrc_ev_flow_label(v))))
 		goto free;
 	nla_nest_end(msg, ev);
 	nla_nest_end(msg, evs);

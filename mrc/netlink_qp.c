@@ -46,6 +46,7 @@ struct mrc_nl_qp_snap {
 	u32 min_active;
 	u32 cwnd;
 	u32 srtt_us;
+	bool stev;
 	u32 first;
 	u32 nev;
 	struct mrc_nl_ev_snap ev[MRC_EV_MAX];
@@ -82,6 +83,7 @@ static bool mrc_nl_qp_snap(struct mrc_qp *qp, u32 qpn, u32 first,
 	snap->min_active = s ? s->min_active : 0;
 	snap->cwnd = qp->req.cc.cwnd;
 	snap->srtt_us = qp->req.srtt_us;
+	snap->stev = s && s->format == MRC_EV_FORMAT_STEV;
 	snap->first = first;
 	snap->nev = first < snap->ev_count ? snap->ev_count - first : 0;
 	if (s)
@@ -110,7 +112,7 @@ static bool mrc_nl_qp_snap(struct mrc_qp *qp, u32 qpn, u32 first,
 static size_t mrc_nl_ev_size(void)
 {
 	return nla_total_size(0) +			/* MRC_A_EV */
-	       4 * nla_total_size(sizeof(u32)) +	/* slot .. entropy */
+	       5 * nla_total_size(sizeof(u32)) +	/* slot .. entropy, label */
 	       nla_total_size(sizeof(u8)) +		/* state */
 	       5 * nla_total_size_64bit(sizeof(u64)) +	/* counters */
 	       2 * nla_total_size(sizeof(struct in6_addr));	/* SRv6 */
@@ -127,7 +129,7 @@ static size_t mrc_nl_qp_size(u32 nev)
 	       nev * mrc_nl_ev_size();
 }
 
-static int mrc_nl_put_ev(struct sk_buff *skb, u32 slot,
+static int mrc_nl_put_ev(struct sk_buff *skb, u32 slot, bool stev,
 			 const struct mrc_nl_ev_snap *e)
 {
 	struct nlattr *nest;
@@ -150,7 +152,9 @@ static int mrc_nl_put_ev(struct sk_buff *skb, u32 slot,
 	    (e->srv6 &&
 	     nla_put_in6_addr(skb, MRC_A_EV_SRV6_DA, &e->path.da)) ||
 	    (e->srv6 && e->path.srh &&
-	     nla_put_in6_addr(skb, MRC_A_EV_SRV6_SEG, &e->path.seg))) {
+	     nla_put_in6_addr(skb, MRC_A_EV_SRV6_SEG, &e->path.seg)) ||
+	    (stev && nla_put_u32(skb, MRC_A_EV_FLOW_LABEL,
+				 mrc_ev_flow_label(e->value)))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -196,7 +200,8 @@ static int mrc_nl_put_qp(struct sk_buff *skb, const char *dev_name,
 	if (!evs)
 		goto cancel;
 	for (i = 0; i < snap->nev; i++)
-		if (mrc_nl_put_ev(skb, snap->first + i, &snap->ev[i]))
+		if (mrc_nl_put_ev(skb, snap->first + i, snap->stev,
+				  &snap->ev[i]))
 			break;
 	if (!i && snap->nev)
 		goto cancel;

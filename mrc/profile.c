@@ -340,6 +340,7 @@ static void mrc_dev_prof_ev(struct mrc_dev_prof *p,
 	p->min_active = cfg->min_active;
 	p->backups = cfg->backups;
 	p->event_mask = cfg->event_mask;
+	p->ev_format = cfg->format;
 }
 
 /* A named profile changed: its devices' QPs see the change from now on. */
@@ -364,9 +365,10 @@ static void mrc_prof_refresh(struct mrc_net *mn, u32 id, bool ev,
 /*
  * A device may only name an ONLINE profile, and a named profile stays ONLINE
  * (the SET handlers refuse to take it offline), so that a QP always finds
- * settings that were checked whole.  Only AUTO-mode UDP EV profiles can
- * shape a QP's EV set so far: explicit and generated EVs need the per-QP
- * EV programming of the SRv6 issue.
+ * settings that were checked whole.  Only AUTO-mode EV profiles can shape
+ * a QP's EV set so far, in the UDP or STEV format (drawn entropies, STEV
+ * adding the flow label derived from each): explicit and generated EVs
+ * need the per-QP EV programming of the SRv6 issue.
  */
 static int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
 				  struct mrc_dev_prof *next,
@@ -384,6 +386,7 @@ static int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
 		next->min_active = none.min_active;
 		next->backups = none.backups;
 		next->event_mask = none.event_mask;
+		next->ev_format = none.ev_format;
 		return 0;
 	}
 	prof = xa_load(&mn->evprofs, id);
@@ -396,9 +399,9 @@ static int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
 		return -EINVAL;
 	}
 	if (prof->cfg.mode != MRC_EV_MODE_AUTO ||
-	    prof->cfg.format != MRC_EV_FORMAT_UDP) {
+	    prof->cfg.format == MRC_EV_FORMAT_SRV6) {
 		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "only auto-mode udp evprofiles can be named by a device so far");
+				    "only auto-mode udp or stev evprofiles can be named by a device so far");
 		return -EOPNOTSUPP;
 	}
 	mrc_dev_prof_ev(next, &prof->cfg);

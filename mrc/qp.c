@@ -349,6 +349,16 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			mrc_ev_resolve(qp, &av, paths);
 			/* A new path set takes the EV profile as it is now. */
 			mrc_dev_prof_get(qp->mdev, &prof);
+			/*
+			 * STEV EVs live in the IPv6 flow label: over IPv4
+			 * they would silently be plain UDP EVs, unlike what
+			 * the controller asked for.
+			 */
+			if (prof.ev_format == MRC_EV_FORMAT_STEV &&
+			    av.family != AF_INET6) {
+				kfree(paths);
+				return -EAFNOSUPPORT;
+			}
 			/* and the SRv6 paths of its destination, if any. */
 			if (av.family == AF_INET6)
 				srv6 = mrc_srv6_dst_get(qp->mdev,
@@ -380,7 +390,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		dst_cache_reset(&qp->dst_cache);
 		if (paths) {
 			mrc_ev_configure(qp, prof.min_active, prof.backups,
-					 prof.event_mask);
+					 prof.event_mask, prof.ev_format);
 			mrc_ev_install(qp, paths, prof.ev_count ?: mrc_ev_count,
 				       srv6);
 		}

@@ -485,10 +485,14 @@ struct mrc_resp {
 	u32 rctx_size;
 };
 
-/* An EV state change waiting for the events work: its value and new state. */
+/*
+ * An EV state change waiting for the events work: its value, new state and
+ * whether the value has a flow label (STEV format).
+ */
 struct mrc_ev_note {
 	u32 value;
 	u8 state;
+	bool stev;
 };
 
 /* One per slot of the largest EV set: a whole set can change at once. */

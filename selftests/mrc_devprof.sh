@@ -54,7 +54,7 @@ expect_err "dev add naming a missing evprofile" ENOENT "no such evprofile" \
 expect_err "dev add naming an evprofile in state init" EINVAL "evprofile is not online" \
 	c1 dev add mrcx plane p0 evprofile 8
 expect_err "dev add naming an exp-mode evprofile" EOPNOTSUPP \
-	"only auto-mode udp evprofiles can be named by a device so far" \
+	"only auto-mode udp or stev evprofiles can be named by a device so far" \
 	c1 dev add mrcx plane p0 evprofile 9
 expect_err "dev add naming a missing ccprofile" ENOENT "no such ccprofile" \
 	c1 dev add mrcx plane p0 ccprofile 98

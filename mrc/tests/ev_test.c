@@ -17,7 +17,9 @@
  * on another plane, as does a second one lost on the same path.  The
  * controller's deny and undeny are checked whole before they apply, keep
  * one allowed slot, and a DENIED slot is never sent on, retired, skipped
- * or probed.
+ * or probed.  Under the STEV format each EV's flow label is the documented
+ * one-to-one function of its entropy, and the label mrc_net_xmit() puts on
+ * a packet is its EV's (the AV's under UDP).
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -704,7 +706,7 @@ static void ev_install_follows_profile(struct kunit *test)
 	u32 pl, k, old;
 
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_configure(f->qp, 5, 2, MRC_EV_EVENTS_ALL);
+	mrc_ev_configure(f->qp, 5, 2, MRC_EV_EVENTS_ALL, MRC_EV_FORMAT_UDP);
 	spin_unlock_bh(&f->qp->lock);
 	ev_install(f, 3 * EV_PLANES);
 	KUNIT_ASSERT_EQ(test, s->n, 3 * EV_PLANES);
@@ -729,13 +731,13 @@ static void ev_install_follows_profile(struct kunit *test)
 	/* A floor above the set is the set; 0 is a quarter again. */
 	spin_lock_bh(&f->qp->lock);
 	mrc_ev_configure(f->qp, 200, MRC_MAX_BACKUPS + 1,
-			 MRC_EV_EVENTS_ALL);
+			 MRC_EV_EVENTS_ALL, MRC_EV_FORMAT_UDP);
 	spin_unlock_bh(&f->qp->lock);
 	ev_install(f, 16);
 	KUNIT_EXPECT_EQ(test, s->min_active, 16);
 	KUNIT_EXPECT_EQ(test, s->nbackup[0], MRC_MAX_BACKUPS);
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_configure(f->qp, 0, 0, MRC_EV_EVENTS_ALL);
+	mrc_ev_configure(f->qp, 0, 0, MRC_EV_EVENTS_ALL, MRC_EV_FORMAT_UDP);
 	spin_unlock_bh(&f->qp->lock);
 	ev_install(f, 16);
 	KUNIT_EXPECT_EQ(test, s->min_active, 4);
@@ -1822,6 +1824,81 @@ static void ev_sack_spurious_loss_widens_margin(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req->ev_margin, MRC_EV_MARGIN + 1);
 }
 
+/*
+ * STEV: the flow label is the documented function of the entropy alone
+ * (plane, slot and the untracked flag of a probed retired entropy leave it
+ * unchanged), never 0, and one-to-one: no two entropies share a label.
+ */
+static void ev_stev_label_derivation(struct kunit *test)
+{
+	unsigned long *seen;
+	u32 e, label;
+
+	KUNIT_EXPECT_EQ(test, mrc_ev_flow_label(mrc_ev_value(0, 0, 0)),
+			0x9e377U);
+	/* 2 * 0x9e377 = 0x13c6ee, modulo 2^20. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_flow_label(mrc_ev_value(0, 0, 1)),
+			0x3c6eeU);
+	seen = kunit_kzalloc(test, BITS_TO_LONGS(BIT(20)) * sizeof(long),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	for (e = 0; e < BIT(MRC_EV_ENTROPY_BITS); e++) {
+		label = mrc_ev_flow_label(mrc_ev_value(3, 7, e));
+		KUNIT_ASSERT_NE(test, label, 0U);
+		KUNIT_ASSERT_LE(test, label, 0xfffffU);
+		KUNIT_ASSERT_FALSE(test, __test_and_set_bit(label, seen));
+		KUNIT_ASSERT_EQ(test, mrc_ev_flow_label(mrc_ev_untracked(5, e)),
+				label);
+	}
+}
+
+/*
+ * The label each packet of a STEV QP leaves with, from the EV in the BTH
+ * of the packets the real requester built, as mrc_net_xmit() takes it: the
+ * EV's own label.  A retired entropy is probed under the label it lost
+ * packets with, while its slot's new EV has another.  Under UDP the path's
+ * AV label goes out whatever the EV.
+ */
+static void ev_stev_packets_labelled(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 ev_of[2 * EV_PLANES], i, old, slot;
+	struct mrc_av *av;
+	u8 pl;
+
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_configure(f->qp, 0, MRC_EV_BACKUP, MRC_EV_EVENTS_ALL,
+			 MRC_EV_FORMAT_STEV);
+	spin_unlock_bh(&f->qp->lock);
+	ev_spray(f, 2, ev_of);
+	for (i = 0; i < ARRAY_SIZE(ev_of); i++) {
+		av = &s->path[mrc_ev_plane(ev_of[i])].av;
+		KUNIT_EXPECT_EQ(test, mrc_ev_label(s, av, ev_of[i]),
+				mrc_ev_flow_label(ev_of[i]));
+	}
+
+	old = ev_of[0];
+	slot = mrc_ev_slot(old);
+	pl = mrc_ev_plane(old);
+	av = &s->path[pl].av;
+	ev_retire(f, old);
+	KUNIT_ASSERT_NE(test, s->ev[slot].value, old);
+	KUNIT_EXPECT_NE(test, mrc_ev_label(s, av, s->ev[slot].value),
+			mrc_ev_flow_label(old));
+	KUNIT_EXPECT_EQ(test, mrc_ev_label(s, av,
+					   mrc_ev_untracked(pl,
+							    mrc_ev_entropy(old))),
+			mrc_ev_flow_label(old));
+
+	av->flow_label = 0x12345;
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_configure(f->qp, 0, MRC_EV_BACKUP, MRC_EV_EVENTS_ALL,
+			 MRC_EV_FORMAT_UDP);
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_EQ(test, mrc_ev_label(s, av, s->ev[slot].value), 0x12345U);
+}
+
 static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_install_splits_planes),
 	KUNIT_CASE(ev_install_spares_distinct),
@@ -1854,6 +1931,8 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_sack_two_holes_one_path),
 	KUNIT_CASE(ev_sack_dead_path_retired_by_suspicion),
 	KUNIT_CASE(ev_sack_spurious_loss_widens_margin),
+	KUNIT_CASE(ev_stev_label_derivation),
+	KUNIT_CASE(ev_stev_packets_labelled),
 	{}
 };
 

@@ -1312,6 +1312,7 @@ static const enum mnl_attr_data_type ev_types[MRC_A_EV_MAX + 1] = {
 	[MRC_A_EV_RETIRED] = MNL_TYPE_U64,
 	[MRC_A_EV_SRV6_DA] = MNL_TYPE_BINARY,
 	[MRC_A_EV_SRV6_SEG] = MNL_TYPE_BINARY,
+	[MRC_A_EV_FLOW_LABEL] = MNL_TYPE_U32,
 };
 
 /* The peer's address: IPv4 for a v4-mapped one, else IPv6. */
@@ -1372,6 +1373,9 @@ static int print_ev(struct nl *nl, const struct nlattr *nest)
 		j_uint("plane", mnl_attr_get_u32(tb[MRC_A_EV_PLANE]));
 		j_uint("value", mnl_attr_get_u32(tb[MRC_A_EV_VALUE]));
 		j_uint("sport", mnl_attr_get_u32(tb[MRC_A_EV_ENTROPY]));
+		if (tb[MRC_A_EV_FLOW_LABEL])
+			j_uint("flow_label",
+			       mnl_attr_get_u32(tb[MRC_A_EV_FLOW_LABEL]));
 		j_str("state", state);
 		for (i = 0; i < ARRAY_SIZE(u64s); i++)
 			j_uint(keys[i], mnl_attr_get_u64(tb[u64s[i]]));
@@ -1380,11 +1384,15 @@ static int print_ev(struct nl *nl, const struct nlattr *nest)
 				j_str(srv6_keys[i], srv6_addr[i]);
 		j_close('}');
 	} else {
-		printf("    slot %u plane %u value 0x%08x sport %u state %s",
+		printf("    slot %u plane %u value 0x%08x sport %u",
 		       mnl_attr_get_u32(tb[MRC_A_EV_SLOT]),
 		       mnl_attr_get_u32(tb[MRC_A_EV_PLANE]),
 		       mnl_attr_get_u32(tb[MRC_A_EV_VALUE]),
-		       mnl_attr_get_u32(tb[MRC_A_EV_ENTROPY]), state);
+		       mnl_attr_get_u32(tb[MRC_A_EV_ENTROPY]));
+		if (tb[MRC_A_EV_FLOW_LABEL])
+			printf(" flowlabel 0x%05x",
+			       mnl_attr_get_u32(tb[MRC_A_EV_FLOW_LABEL]));
+		printf(" state %s", state);
 		for (i = 0; i < ARRAY_SIZE(u64s); i++)
 			printf(" %s %llu", keys[i],
 			       (unsigned long long)mnl_attr_get_u64(tb[u64s[i]]));
@@ -1732,16 +1740,24 @@ static int ev_event(struct monitor *mon, const struct nlattr **tb)
 			       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
 			       mnl_attr_get_u32(etb[MRC_A_EV_SLOT]),
 			       mnl_attr_get_u32(etb[MRC_A_EV_VALUE]));
-			printf("\"plane\":%u,\"sport\":%u,\"state\":\"%s\"}\n",
+			printf("\"plane\":%u,\"sport\":%u,",
 			       mnl_attr_get_u32(etb[MRC_A_EV_PLANE]),
-			       mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]), state);
+			       mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]));
+			if (etb[MRC_A_EV_FLOW_LABEL])
+				printf("\"flow_label\":%u,",
+				       mnl_attr_get_u32(etb[MRC_A_EV_FLOW_LABEL]));
+			printf("\"state\":\"%s\"}\n", state);
 		} else {
-			printf("ev dev %s qpn %u slot %u plane %u sport %u state %s\n",
+			printf("ev dev %s qpn %u slot %u plane %u sport %u",
 			       mnl_attr_get_str(tb[MRC_A_DEV_NAME]),
 			       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
 			       mnl_attr_get_u32(etb[MRC_A_EV_SLOT]),
 			       mnl_attr_get_u32(etb[MRC_A_EV_PLANE]),
-			       mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]), state);
+			       mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]));
+			if (etb[MRC_A_EV_FLOW_LABEL])
+				printf(" flowlabel 0x%05x",
+				       mnl_attr_get_u32(etb[MRC_A_EV_FLOW_LABEL]));
+			printf(" state %s\n", state);
 		}
 		ret = event_printed(mon);
 		if (ret != MNL_CB_OK)
@@ -1859,17 +1875,23 @@ static int probe_cb(const struct nlmsghdr *nlh, void *data)
 		j_uint("slot", mnl_attr_get_u32(etb[MRC_A_EV_SLOT]));
 		j_uint("plane", mnl_attr_get_u32(etb[MRC_A_EV_PLANE]));
 		j_uint("sport", mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]));
+		if (etb[MRC_A_EV_FLOW_LABEL])
+			j_uint("flow_label",
+			       mnl_attr_get_u32(etb[MRC_A_EV_FLOW_LABEL]));
 		j_uint("value", mnl_attr_get_u32(etb[MRC_A_EV_VALUE]));
 		j_uint("rtt_ns", rtt);
 		j_close('}');
 	} else {
-		printf("probe dev %s qpn %u slot %u plane %u sport %u rtt %llu ns\n",
+		printf("probe dev %s qpn %u slot %u plane %u sport %u",
 		       mnl_attr_get_str(tb[MRC_A_DEV_NAME]),
 		       mnl_attr_get_u32(qtb[MRC_A_QP_NUM]),
 		       mnl_attr_get_u32(etb[MRC_A_EV_SLOT]),
 		       mnl_attr_get_u32(etb[MRC_A_EV_PLANE]),
-		       mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]),
-		       (unsigned long long)rtt);
+		       mnl_attr_get_u32(etb[MRC_A_EV_ENTROPY]));
+		if (etb[MRC_A_EV_FLOW_LABEL])
+			printf(" flowlabel 0x%05x",
+			       mnl_attr_get_u32(etb[MRC_A_EV_FLOW_LABEL]));
+		printf(" rtt %llu ns\n", (unsigned long long)rtt);
 	}
 	return MNL_CB_OK;
 

@@ -220,6 +220,9 @@
  *                MRC_A_EV_ENTROPY: NLA_U32, the UDP source port it uses
  *                MRC_A_EV_STATE: NLA_U8, enum mrc_ev_state
  *                MRC_A_EV_TX_PKTS, _RETX, _LOSSES, _ECN, _RETIRED: NLA_U64
+ *                MRC_A_EV_FLOW_LABEL: NLA_U32, the IPv6 flow label its
+ *                                     packets carry; only when the QP's
+ *                                     EVs are in the STEV format
  *
  * A QP's EVs that do not fit one dump message continue in the next, which
  * repeats MRC_A_DEV_NAME and the QP's attributes with the following slots:
@@ -267,7 +270,8 @@
  *                            (default MRC_PROBE_TIMEOUT_MS_DEFAULT)
  *
  * The reply repeats MRC_A_DEV_NAME and MRC_A_QP with the EV probed (SLOT,
- * VALUE, PLANE, ENTROPY) and carries MRC_A_PROBE_RTT_NS: NLA_U64.  No answer
+ * VALUE, PLANE, ENTROPY, and FLOW_LABEL in the STEV format) and carries
+ * MRC_A_PROBE_RTT_NS: NLA_U64.  No answer
  * within the timeout is ETIMEDOUT; one probe per QP at a time (EBUSY).
  *
  * MRC_CMD_SRV6_SET, MRC_CMD_SRV6_DEL (do, admin), MRC_CMD_SRV6_GET (dump)
@@ -339,6 +343,7 @@
  *                MRC_A_EV_SLOT, MRC_A_EV_VALUE, MRC_A_EV_PLANE: NLA_U32
  *                MRC_A_EV_ENTROPY: NLA_U32, the UDP source port
  *                MRC_A_EV_STATE: NLA_U8, enum mrc_ev_state
+ *                MRC_A_EV_FLOW_LABEL: NLA_U32, STEV format only
  *
  * MRC_CMD_QP_EVENT: a QP failed and went to the error state:
  *
@@ -633,6 +638,7 @@ enum mrc_ev_attr {
 	MRC_A_EV_PAD,			/* alignment padding, never parsed */
 	MRC_A_EV_SRV6_DA,		/* binary, 16 bytes: outer destination */
 	MRC_A_EV_SRV6_SEG,		/* binary, 16 bytes: the SRH's segment */
+	MRC_A_EV_FLOW_LABEL,		/* u32, STEV: outer IPv6 flow label */
 
 	__MRC_A_EV_MAX
 };

@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The STEV EV format: both devices name an EV profile of format stev, and every
+# EV of their QPs carries its own IPv6 flow label, ((entropy + 1) * 0x9e377) mod
+# 2^20, shown by qp show. An IPv4 connection is refused (a flow label needs IPv6).
+# With a held QP, the client's egress on plane 1 drops every packet with the label
+# of ONE of its EVs, chosen from qp show: that EV alone is retired (its slot takes a
+# spare entropy, with another label), the checksummed transfer completes, no QP
+# fails, and every other EV kept its value and stayed GOOD. A probe of the slot
+# reports the label of its new EV.
+. "$(dirname "$0")/lib.sh"
+
+mrc_require_root
+mrc_require_mrcctl
+mrc_require_xfer
+mrc_require_cmds tc jq
+MRC_HELD_DIR=$(mktemp -d)
+trap 'rm -rf "$MRC_HELD_DIR"; mrc_dev_pair_del; topo_destroy' EXIT
+mrc_unload
+topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
+mrc_dev_pair 2 || exit $KSFT_FAIL
+
+c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
+c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
+sum_counter() { echo $(($(mrc_counter_sum "$H1" "$MRC_DEV1" "$1") + $(mrc_counter_sum "$H2" "$MRC_DEV2" "$1"))); }
+
+# 32 EVs, 16 per plane, and spares to retire into.
+evs=32
+for c in c1 c2; do
+	$c evprofile add 5 format stev evs $evs backups 4
+	$c evprofile set 5 state online
+done
+run_rc c1 dev set "$MRC_DEV1" evprofile 5
+check "dev set $MRC_DEV1 evprofile 5 (format stev)" "0" "$rc"
+run_rc c2 dev set "$MRC_DEV2" evprofile 5
+check "dev set $MRC_DEV2 evprofile 5 (format stev)" "0" "$rc"
+
+# (a) STEV EVs live in the IPv6 flow label: an IPv4 address vector is refused.
+xfer_pair -o write -s 64k -n 1
+check_match "IPv4 connection on a stev device: modify_qp refuses with EAFNOSUPPORT" \
+	'modify QP to RTR .*: Address family not supported by protocol' "$cli_out"
+check "IPv4 connection on a stev device: both sides fail" "yes" \
+	"$([ "$cli_rc" != 0 ] && [ "$srv_rc" != 0 ] && echo yes)"
+
+# From here on IPv6 address vectors: the GIDs of fd00:0::1 and fd00:0::2.
+wait_until 20 mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1 &&
+	wait_until 20 mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2
+MRC_GID1=$(mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1)
+MRC_GID2=$(mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2)
+MRC_SERVER_ADDR=fd00:0::1
+check_match "RoCE v2 GIDs of fd00:0::1/fd00:0::2 appear on port 1" '^[0-9]+ [0-9]+$' \
+	"$MRC_GID1 $MRC_GID2"
+
+# (b) a held transfer pauses after a third: its client QP's EVs, labelled.
+mib=$(mrc_scaled 8)
+paused() { grep -qx "paused $1" "$MRC_HELD_DIR/b.cli"; }
+qp_err0=$(sum_counter qp_errors)
+# bad_pair: the client's ev_assumed_bad on plane 0 and plane 1 (ports 1 and 2).
+bad_pair() { echo "$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_assumed_bad) $(mrc_counter "$H2" "$MRC_DEV2" 2 ev_assumed_bad)"; }
+read -r bad0 bad1 <<<"$(bad_pair)"
+held_start b -o write -s 1m -n "$mib" -q 8 -S 21 --pause "$MRC_HELD_DIR/go" ||
+	exit $KSFT_FAIL
+wait_until 120 paused 1
+check "held transfer: paused after a third" "0" "$?"
+js=$(c2 -j qp show dev "$MRC_DEV2")
+read -r mid0 mid1 <<<"$(bad_pair)"
+check "qp show: the client QP has $evs EVs, each with a flow label" "$evs $evs" \
+	"$(echo "$js" | jq -r '.[0] | "\(.ev_count) \([.evs[] | select(.flow_label)] | length)"')"
+# jq has no bitwise operators: the label is computed in bash from each sport.
+labels_ok=none
+while read -r sport label; do
+	if [ "$label" != $((((sport - 0xc000 + 1) * 0x9e377) & 0xfffff)) ]; then
+		labels_ok="no: $sport $label"
+		break
+	fi
+	labels_ok=yes
+done <<<"$(echo "$js" | jq -r '.[0].evs[] | "\(.sport) \(.flow_label)"')"
+check "qp show: every label is ((sport - 0xc000 + 1) * 0x9e377) mod 2^20" "yes" "$labels_ok"
+check "qp show: the labels are distinct" "$evs" \
+	"$(echo "$js" | jq -r '.[0].evs[].flow_label' | sort -u | wc -l)"
+qpn=$(echo "$js" | jq -r '.[0].qpn')
+check_match "qp show (human): EV lines carry the label in hexadecimal" \
+	'^    slot 0 plane [01] value 0x[0-9a-f]{8} sport [0-9]+ flowlabel 0x[0-9a-f]{5} state good ' \
+	"$(c2 qp show dev "$MRC_DEV2" qpn "$qpn" | grep -m1 '^    slot 0 ')"
+check "qp show: the server's QP labels its $evs EVs too" "$evs" \
+	"$(c1 -j qp show dev "$MRC_DEV1" | jq -r '[.[0].evs[] | select(.flow_label)] | length')"
+
+# The victim: the first EV of plane 1. Its label, in the IPv6 header's first word.
+victim=$(echo "$js" | jq -c '[.[0].evs[] | select(.plane == 1)][0]')
+vslot=$(echo "$victim" | jq -r '.slot')
+vvalue=$(echo "$victim" | jq -r '.value')
+vlabel=$(echo "$victim" | jq -r '.flow_label')
+others=$(echo "$js" | jq -c "[.[0].evs[] | select(.slot != $vslot) | [.slot, .value]]")
+check_match "victim EV on plane 1 chosen" '^[0-9]+ [0-9]+ [0-9]+$' "$vslot $vvalue $vlabel"
+tc -n "$H2" qdisc add dev p1 clsact &&
+	tc -n "$H2" filter add dev p1 egress protocol ipv6 prio 1 u32 \
+		match ip6 flowlabel "$vlabel" 0xfffff match ip6 protocol 17 0xff \
+		action drop
+check "blackhole of flow label $vlabel on plane 1: u32 filter installed" "0" "$?"
+
+touch "$MRC_HELD_DIR/go"
+wait_until 120 paused 2
+check "held transfer: paused after two thirds" "0" "$?"
+touch "$MRC_HELD_DIR/go"
+wait_until "$held_limit" held_done b
+js=$(c2 -j qp show dev "$MRC_DEV2" qpn "$qpn")
+dropped=$(tc -s -n "$H2" filter show dev p1 egress prio 1 |
+	awk '/Sent .* pkt/ { print $4; exit }')
+tc -n "$H2" qdisc del dev p1 clsact
+check_match "the filter dropped packets of label $vlabel" '^[1-9][0-9]*$' "$dropped"
+check "the victim's slot took another entropy and is GOOD" "yes good" \
+	"$(echo "$js" | jq -r ".[0].evs[] | select(.slot == $vslot) |
+		\"\(if .value != $vvalue then \"yes\" else \"no\" end) \(.state)\"")"
+check "no EV carries label $vlabel any more" "0" \
+	"$(echo "$js" | jq -r "[.[0].evs[] | select(.flow_label == $vlabel)] | length")"
+check "every other EV is GOOD" "0" \
+	"$(echo "$js" | jq -r "[.[0].evs[] | select(.slot != $vslot and .state != \"good\")] | length")"
+read -r end0 end1 <<<"$(bad_pair)"
+check_match "ev_assumed_bad on plane 1 moved while the label was blackholed" '^[1-9]' \
+	"$((end1 - mid1))"
+# Retirements without any loss: a QP's packets on one EV leave from several
+# CPUs and can overtake each other on the host (Documentation/srv6.md).
+moved=$(echo "$js" | jq -r "[.[0].evs[] | select(.slot != $vslot) | [.slot, .value]] - $others | length")
+echo "# retirements (plane 0, plane 1) before the blackhole: $((mid0 - bad0)) $((mid1 - bad1)), during: $((end0 - mid0)) $((end1 - mid1)); other slots with a new entropy: $moved"
+# The controller's probe of the victim's slot names the label of its new EV.
+nlabel=$(echo "$js" | jq -r ".[0].evs[] | select(.slot == $vslot) | .flow_label")
+run_rc c2 -j probe dev "$MRC_DEV2" qpn "$qpn" slot "$vslot"
+check "probe of slot $vslot answers with its new EV's flow label" "0 $nlabel" \
+	"$rc $(echo "$out" | jq -r '.flow_label')"
+held_release b "blackholed flow label $vlabel"
+check "blackholed flow label: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
+
+mrc_finish
