@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What the multipath benchmarks share: the guest's sampler of the client's per-plane
-# byte counters, and the host's readings of the raw file the guest writes
+# What the multipath benchmarks share: the guest's samplers of the client's per-plane
+# byte counters (mrc's own, or the veths' for any traffic), and the host's readings of the raw file the guest writes
 # ("S NAME t bytes(port 1..8)" samples, "T NAME ns" retirement times) into goodput,
 # ratios, retirement statistics and a per-plane plot. Sourced, never run.
 
@@ -15,6 +15,31 @@ bench_sampler()
 		v=$(cat "$c"/*/hw_counters/tx_bytes 2>/dev/null | paste -sd' ')
 		printf 'S %s %s %s 0 0 0 0 0 0 0 0\n' "$1" "$(date +%s.%N)" "$v" |
 			cut -d' ' -f1-11
+		sleep 0.1
+	done
+}
+
+# bench_wire_read DEV: the tx_bytes of the veths p0..p7 in the /proc/net/dev view DEV
+# (/proc/PID/net/dev of a process in the netns), without forking: the sampler and
+# the trigger of a failure poll it while TCG is busy moving the traffic
+bench_wire_read()
+{
+	local dev v f tx=(0 0 0 0 0 0 0 0)
+	while IFS=: read -r dev v; do
+		dev=${dev// /}
+		[[ $dev == p[0-7] ]] || continue
+		read -r -a f <<<"$v"
+		tx[${dev#p}]=${f[8]}
+	done <"$1"
+	echo "${tx[*]}"
+}
+
+# bench_wire_sampler DEV NAME: the same lines from bench_wire_read DEV: frames as they
+# leave the sender's shaper, headers included, whoever sent them
+bench_wire_sampler()
+{
+	while :; do
+		echo "S $2 $EPOCHREALTIME $(bench_wire_read "$1")"
 		sleep 0.1
 	done
 }
