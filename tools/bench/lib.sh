@@ -56,14 +56,16 @@ bench_host_setup()
 }
 
 # bench_goodput RAW NAME [FROM [TO]]: bytes sent over the time the samples of NAME
-# show traffic (from FROM and up to TO, timestamps, when given), in Mbit/s
+# show traffic (from FROM and up to TO, timestamps, when given), in Mbit/s; the first
+# sample is only the baseline, because counters that an earlier run (or other traffic)
+# left non-zero are not yet traffic of this one
 bench_goodput()
 {
 	awk -v n="$2" -v from="${3:-0}" -v to="${4:-0}" '
 		$1 == "S" && $2 == n && $3 >= from && (!to || $3 <= to) && NF == 11 {
 			s = 0; for (i = 4; i <= 11; i++) s += $i
-			if (s != last) { if (!t0) { t0 = $3; b0 = s } t1 = $3; b1 = s }
-			last = s
+			if (seen && s != last) { if (!t0) { t0 = $3; b0 = s } t1 = $3; b1 = s }
+			last = s; seen = 1
 		}
 		END {
 			if (t1 <= t0) { print "n/a"; exit }
