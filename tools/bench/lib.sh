@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What the multipath benchmarks share: the guest's sampler of the client's per-plane
-# byte counters, and the host's readings of the raw file the guest writes
+# What the multipath benchmarks share: the guest's samplers of the client's per-plane
+# byte counters (mrc's own, or the veths' for any traffic), and the host's readings of the raw file the guest writes
 # ("S NAME t bytes(port 1..8)" samples, "T NAME ns" retirement times) into goodput,
 # ratios, retirement statistics and a per-plane plot. Sourced, never run.
 
@@ -19,6 +19,31 @@ bench_sampler()
 	done
 }
 
+# bench_wire_read DEV: the tx_bytes of the veths p0..p7 in the /proc/net/dev view DEV
+# (/proc/PID/net/dev of a process in the netns), without forking: the sampler and
+# the trigger of a failure poll it while TCG is busy moving the traffic
+bench_wire_read()
+{
+	local dev v f tx=(0 0 0 0 0 0 0 0)
+	while IFS=: read -r dev v; do
+		dev=${dev// /}
+		[[ $dev == p[0-7] ]] || continue
+		read -r -a f <<<"$v"
+		tx[${dev#p}]=${f[8]}
+	done <"$1"
+	echo "${tx[*]}"
+}
+
+# bench_wire_sampler DEV NAME: the same lines from bench_wire_read DEV: frames as they
+# leave the sender's shaper, headers included, whoever sent them
+bench_wire_sampler()
+{
+	while :; do
+		echo "S $2 $EPOCHREALTIME $(bench_wire_read "$1")"
+		sleep 0.1
+	done
+}
+
 # bench_host_setup: what the host half needs before it boots the guest
 bench_host_setup()
 {
@@ -31,14 +56,17 @@ bench_host_setup()
 }
 
 # bench_goodput RAW NAME [FROM [TO]]: bytes sent over the time the samples of NAME
-# show traffic (from FROM and up to TO, timestamps, when given), in Mbit/s
+# show traffic (from FROM and up to TO, timestamps, when given), in Mbit/s. Traffic is
+# a step of more than 16 KiB after the first sample, which is only the baseline: the
+# counters an earlier run left, and the veths' handshakes and neighbour discovery
+# before and after a transfer, are not this transfer's.
 bench_goodput()
 {
 	awk -v n="$2" -v from="${3:-0}" -v to="${4:-0}" '
 		$1 == "S" && $2 == n && $3 >= from && (!to || $3 <= to) && NF == 11 {
 			s = 0; for (i = 4; i <= 11; i++) s += $i
-			if (s != last) { if (!t0) { t0 = $3; b0 = s } t1 = $3; b1 = s }
-			last = s
+			if (seen && s - last > 16384) { if (!t0) { t0 = $3; b0 = s } t1 = $3; b1 = s }
+			last = s; seen = 1
 		}
 		END {
 			if (t1 <= t0) { print "n/a"; exit }

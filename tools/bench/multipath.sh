@@ -2,26 +2,33 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench-multipath: what one mrc QP gets out of eight planes, as ratios against the
-# capacity the planes are shaped to, measured in one boot of the stock kernel:
+# capacity the planes are shaped to, and against MPTCP with a subflow on every plane,
+# measured in one boot of the stock kernel:
 #   spray     one QP over 8 planes, each shaped to R: goodput / 8R
 #   failover  plane 3 down a quarter into the transfer: goodput after / 7R
 #   loss      1% random loss on every plane: goodput / 8R
 #   single    the same transfer over a one-plane device: goodput / R (the peer)
 #   retire    retirement time inside the call that saw the loss (mrc_ev_retire
 #             tracepoint), median and max, during failover and loss
-# and a PNG of per-plane throughput over time through the plane failure (gnuplot).
+#   mptcp-*   spray, failover and loss again over one MPTCP connection (8 subflows,
+#             the in-kernel path manager, tools/bench/mptcp-xfer.py), and mrc/MPTCP
+#             for each, both measured as frames leaving the sender's veths
+# and PNGs of per-plane throughput over time through the plane failure (gnuplot), one
+# for mrc and one for MPTCP.
 # A benchmark, not a test: nothing passes or fails here; TCG makes absolute rates
-# meaningless, the ratios are what to read. MPTCP over the same planes is not run yet.
+# meaningless, the ratios are what to read.
 #
 #   BENCH_RATE_MBIT=R   per-plane shaping (default 10: below what TCG moves, so the
 #                       shaping, not the emulator, is the bottleneck; run on an idle host)
 #   BENCH_MB=N          MiB per transfer (default 32)
-#   BENCH_OUT=DIR       where the PNG and data go (default .build/bench)
+#   BENCH_ONLY=mrc|mptcp  run only mrc's scenarios or only MPTCP's (no mrc/MPTCP lines)
+#   BENCH_OUT=DIR       where the PNGs and data go (default .build/bench)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../.." && pwd)
 rate=${BENCH_RATE_MBIT:-10}
 mb=${BENCH_MB:-32}
+only=${BENCH_ONLY:-}
 
 # ---- guest half ---------------------------------------------------------------------
 if [ "${1:-}" = --guest ]; then
@@ -31,10 +38,11 @@ if [ "${1:-}" = --guest ]; then
 	. "$tree/selftests/lib.sh"
 	# shellcheck source=SCRIPTDIR/lib.sh
 	. "$here/lib.sh"
-	trap 'mrc_dev_pair_del; topo_destroy' EXIT
-	mrc_unload
 	topo_create 8 >/dev/null || exit 1
-	mrc_dev_pair 8 >/dev/null || { echo "bench: mrc devices did not come up"; exit 1; }
+	# a process in $H2 whose /proc/PID/net/dev is the veths' counters of $H2
+	nsenter --net="/run/netns/$H2" sleep infinity &
+	wire=/proc/$!/net/dev
+	trap 'kill ${wire//[^0-9]/}; mrc_dev_pair_del; topo_destroy' EXIT
 	tracing=/sys/kernel/debug/tracing
 	bytes=$((mb * 1048576))
 
@@ -42,44 +50,120 @@ if [ "${1:-}" = --guest ]; then
 	shape() { local i; for i in 0 1 2 3 4 5 6 7; do
 		tc -n "$H2" qdisc replace dev "p$i" root netem "$@" rate "${rate}mbit" limit 10000
 	done; }
-	# run NAME: one verified transfer of $mb MiB with the sampler on
+	# wire_sent: bytes the veths of $H2 have sent, all planes
+	wire_sent() { local v s=0; for v in $(bench_wire_read "$wire"); do s=$((s + v)); done; echo $s; }
+	# fail_at NAME SENT: plane 3 goes down (on the receiving side, as a cable pull
+	# looks to the sender) once SENT exceeds its start by a quarter of the transfer
+	fail_at() {
+		local start
+		past() { [ "$("$1")" -gt "$2" ]; }
+		start=$("$2")
+		wait_until 600 past "$2" $((start + bytes / 4))
+		echo "D $1 $(date +%s.%N)"
+		ip -n "$H1" link set p3 down
+	}
+	plane3_up() {
+		ip -n "$H1" link set p3 up
+		wait_until 20 sh -c "ip -n $H2 link show p3 | grep -q LOWER_UP"
+	}
+
+	# run NAME: one verified transfer of $mb MiB with the samplers on: mrc's tx_bytes
+	# as NAME, the veths' as wire-NAME (the unit MPTCP is measured in below)
 	run() {
 		bench_sampler "$1" &
 		local spid=$!
+		bench_wire_sampler "$wire" "wire-$1" &
+		local wpid=$!
 		xfer_pair -o write -s 1m -n "$mb" -q 8 -S 11
-		kill "$spid"
-		wait "$spid" 2>/dev/null
+		kill "$spid" "$wpid"
+		wait "$spid" "$wpid" 2>/dev/null
 		[ "$srv_rc$cli_rc" = 00 ] || echo "bench: $1: transfer failed ($srv_rc $cli_rc)"
 		echo "R $1 bytes=$bytes ok=$([ "$srv_rc$cli_rc" = 00 ] && echo 1 || echo 0)"
 	}
 
-	echo > "$tracing/trace"
-	echo 1 > "$tracing/events/mrc/mrc_ev_retire/enable"
+	if [ "$only" != mptcp ]; then
+		mrc_unload
+		mrc_dev_pair 8 >/dev/null || { echo "bench: mrc devices did not come up"; exit 1; }
+		mrc_sent() { mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes; }
+		echo > "$tracing/trace"
+		echo 1 > "$tracing/events/mrc/mrc_ev_retire/enable"
+		shape delay 0ms
+		run spray
+		fail_at failover mrc_sent &
+		fpid=$!
+		run failover
+		wait "$fpid"
+		plane3_up
+		grep -o 'in [0-9]* ns' "$tracing/trace" | awk '{ print "T failover", $2 }'
+		echo > "$tracing/trace"
+		shape loss 1%
+		run loss
+		grep -o 'in [0-9]* ns' "$tracing/trace" | awk '{ print "T loss", $2 }'
+		echo 0 > "$tracing/events/mrc/mrc_ev_retire/enable"
+		# the peer: one plane, one path, the same shaping
+		mrc_dev_pair_del
+		mrc_dev_pair 1 >/dev/null ||
+			{ echo "bench: one-plane devices did not come up"; exit 1; }
+		shape delay 0ms
+		run single
+	fi
+	[ "$only" != mrc ] || exit 0
+
+	# MPTCP between the same hosts: the client ($H2) connects over plane 0 and the
+	# server announces its addresses on planes 1..7 (signal endpoints), to each of
+	# which the client's in-kernel path manager opens a subflow, the source chosen by
+	# routing: one subflow per plane. Segmentation offload off on the sender, so that
+	# netem's rate and loss act on wire-sized packets as they do on mrc's.
+	for ns in "$H1" "$H2"; do
+		ip netns exec "$ns" sysctl -qw net.mptcp.enabled=1
+		ip -n "$ns" mptcp limits set subflow 8 add_addr_accepted 8
+	done
+	for i in 1 2 3 4 5 6 7; do
+		ip -n "$H1" mptcp endpoint add "10.$i.0.1" dev "p$i" signal
+	done
+	for i in 0 1 2 3 4 5 6 7; do
+		ip netns exec "$H2" ethtool -K "p$i" tso off gso off >/dev/null
+	done
+	# mib NS COUNTER: one of the netns' MPTcpExt counters
+	mib() { ip netns exec "$1" cat /proc/net/netstat |
+		awk -v c="$2" '$1 == "MPTcpExt:" { if (!h) { for (i = 2; i <= NF; i++) k[i] = $i; h = 1 }
+			else for (i = 2; i <= NF; i++) if (k[i] == c) print $i }'; }
+	# mptcp_run NAME: one verified transfer of $mb MiB over one MPTCP connection
+	# (mptcp-xfer.py), sampled as NAME; "M NAME joins=N": the subflows the server
+	# accepted besides the first (7 when there is one on every plane; the samples
+	# show which planes carried the data)
+	mptcp_run() {
+		local xfer=$here/mptcp-xfer.py srv spid wpid joins rc out
+		srv=$(mktemp)
+		joins=$(mib "$H1" MPJoinAckRx)
+		ip netns exec "$H1" timeout "$MRC_TOOL_TIMEOUT" \
+			python3 "$xfer" server 18701 >"$srv" 2>&1 &
+		spid=$!
+		wait_port "$H1" 18701
+		bench_wire_sampler "$wire" "$1" &
+		wpid=$!
+		out=$(mktemp)
+		ip netns exec "$H2" timeout "$MRC_TOOL_TIMEOUT" \
+			python3 "$xfer" client 10.0.0.1 18701 "$bytes" >"$out" 2>&1
+		rc=$?
+		wait "$spid"
+		kill "$wpid"
+		wait "$wpid" 2>/dev/null
+		echo "M $1 joins=$(($(mib "$H1" MPJoinAckRx) - joins))"
+		[ "$rc" = 0 ] ||
+			echo "bench: $1: transfer failed (rc $rc: $(cat "$out") / $(cat "$srv"))"
+		rm -f "$srv" "$out"
+		echo "R $1 bytes=$bytes ok=$([ "$rc" = 0 ] && echo 1 || echo 0)"
+	}
 	shape delay 0ms
-	run spray
-	# plane 3 goes down when a quarter of the data has left
-	(
-		past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
-		start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
-		wait_until 600 past $((start + bytes / 4))
-		echo "D $(date +%s.%N)"
-		ip -n "$H1" link set p3 down
-	) &
-	run failover
-	wait
-	ip -n "$H1" link set p3 up
-	wait_until 20 sh -c "ip -n $H2 link show p3 | grep -q LOWER_UP"
-	grep -o 'in [0-9]* ns' "$tracing/trace" | awk '{ print "T failover", $2 }'
-	echo > "$tracing/trace"
+	mptcp_run mptcp-spray
+	fail_at mptcp-failover wire_sent &
+	fpid=$!
+	mptcp_run mptcp-failover
+	wait "$fpid"
+	plane3_up
 	shape loss 1%
-	run loss
-	grep -o 'in [0-9]* ns' "$tracing/trace" | awk '{ print "T loss", $2 }'
-	echo 0 > "$tracing/events/mrc/mrc_ev_retire/enable"
-	# the peer: one plane, one path, the same shaping
-	mrc_dev_pair_del
-	mrc_dev_pair 1 >/dev/null || { echo "bench: one-plane devices did not come up"; exit 1; }
-	shape delay 0ms
-	run single
+	mptcp_run mptcp-loss
 	exit 0
 fi
 
@@ -90,24 +174,55 @@ mkdir -p "$out"
 bench_host_setup "$tree"
 echo "bench: 8 planes shaped to $rate Mbit/s each, $mb MiB per transfer, stock kernel under TCG" >&2
 "$tree/tools/testing/vm/vm.sh" --kernel stock --quiet --timeout 2400 -- \
-	BENCH_RATE_MBIT="$rate" BENCH_MB="$mb" "$here/multipath.sh" --guest >"$out/multipath.raw" ||
+	BENCH_RATE_MBIT="$rate" BENCH_MB="$mb" BENCH_ONLY="$only" "$here/multipath.sh" --guest \
+	>"$out/multipath.raw" ||
 	{ echo "bench: the VM run failed; see $out/multipath.raw" >&2; exit 1; }
 grep '^bench:' "$out/multipath.raw" >&2 || true
 
 raw=$out/multipath.raw
 goodput() { bench_goodput "$raw" "$@"; }
 ratio() { bench_ratio "$@"; }
-down=$(awk '$1 == "D" { print $2; exit }' "$out/multipath.raw")
-spray=$(goodput spray) failover=$(goodput failover "${down:-0}") loss=$(goodput loss)
-single=$(goodput single)
-echo "spray:    $spray Mbit/s on the wire, / 8R = $(ratio "$spray" $((8 * rate))) (target >= 0.95)"
-echo "failover: $failover Mbit/s after plane 3 went down, / 7R = $(ratio "$failover" $((7 * rate))) (target >= 0.90)"
-echo "loss 1%:  $loss Mbit/s, / 8R = $(ratio "$loss" $((8 * rate))) (target >= 0.70)"
-echo "single:   $single Mbit/s over one plane, / R = $(ratio "$single" "$rate")"
-bench_retire "$raw" failover
-bench_retire "$raw" loss
-echo "(rates are bytes on the wire, headers and retransmissions included)"
-
-bench_plot "$raw" failover "${down:-0}" "$out/multipath-failover.png" \
-	"mrc: one QP over 8 planes shaped to $rate Mbit/s; plane 3 down at t = 0" \
-	"seconds from the link failure"
+down() { awk -v n="$1" '$1 == "D" && $2 == n { print $3; exit }' "$raw"; }
+if [ "$only" != mptcp ]; then
+	spray=$(goodput spray) failover=$(goodput failover "$(down failover)")
+	loss=$(goodput loss) single=$(goodput single)
+	echo "spray:    $spray Mbit/s, / 8R = $(ratio "$spray" $((8 * rate))) (target >= 0.95)"
+	echo "failover: $failover Mbit/s after plane 3 went down, / 7R = $(ratio "$failover" $((7 * rate))) (target >= 0.90)"
+	echo "loss 1%:  $loss Mbit/s, / 8R = $(ratio "$loss" $((8 * rate))) (target >= 0.70)"
+	echo "single:   $single Mbit/s over one plane, / R = $(ratio "$single" "$rate")"
+	bench_retire "$raw" failover
+	bench_retire "$raw" loss
+	echo "(mrc's rates are its ports' tx_bytes: mrc packets with their headers and"
+	echo " retransmissions, without UDP, IP and Ethernet)"
+	bench_plot "$raw" failover "$(down failover)" "$out/multipath-failover.png" \
+		"mrc: one QP over 8 planes shaped to $rate Mbit/s; plane 3 down at t = 0" \
+		"seconds from the link failure"
+fi
+if [ "$only" != mrc ]; then
+	m_spray=$(goodput mptcp-spray) m_failover=$(goodput mptcp-failover "$(down mptcp-failover)")
+	m_loss=$(goodput mptcp-loss)
+	# the joins, and the planes that carried more than 1% of the data
+	awk -v min=$((mb * 1048576 / 100)) '
+		$1 == "M" { sub(/^mptcp-/, "", $2); j[$2] = substr($3, 7); o[++k] = $2 }
+		$1 == "S" && $2 ~ /^mptcp-/ { n = substr($2, 7)
+			for (i = 4; i <= 11; i++) { if (!((n, i) in f)) f[n, i] = $i; l[n, i] = $i } }
+		END { for (m = 1; m <= k; m++) { n = o[m]; c = 0
+				for (i = 4; i <= 11; i++) c += l[n, i] - f[n, i] > min
+				printf "mptcp %s: %s joins, %d planes carried data\n", n, j[n], c } }' "$raw"
+	echo "mptcp spray:    $m_spray Mbit/s, / 8R = $(ratio "$m_spray" $((8 * rate)))"
+	echo "mptcp failover: $m_failover Mbit/s after plane 3 went down, / 7R = $(ratio "$m_failover" $((7 * rate)))"
+	echo "mptcp loss 1%:  $m_loss Mbit/s, / 8R = $(ratio "$m_loss" $((8 * rate)))"
+	echo "(MPTCP's rates are the sender's veths' tx_bytes: whole frames, retransmissions included)"
+	bench_plot "$raw" mptcp-failover "$(down mptcp-failover)" "$out/multipath-failover-mptcp.png" \
+		"MPTCP: 8 subflows over 8 planes shaped to $rate Mbit/s; plane 3 down at t = 0" \
+		"seconds from the link failure"
+fi
+if [ -z "$only" ]; then
+	# the same unit on both sides: the veths' counters sampled through mrc's runs too
+	w_spray=$(goodput wire-spray) w_failover=$(goodput wire-failover "$(down failover)")
+	w_loss=$(goodput wire-loss)
+	echo "mrc/MPTCP spray:    $w_spray / $m_spray Mbit/s = $(ratio "$w_spray" "$m_spray")"
+	echo "mrc/MPTCP failover: $w_failover / $m_failover Mbit/s = $(ratio "$w_failover" "$m_failover")"
+	echo "mrc/MPTCP loss 1%:  $w_loss / $m_loss Mbit/s = $(ratio "$w_loss" "$m_loss")"
+	echo "(mrc/MPTCP compares whole frames from the sender's veths for both)"
+fi
