@@ -107,7 +107,6 @@ wait_until "$held_limit" held_done b
 js=$(c2 -j qp show dev "$MRC_DEV2" qpn "$qpn")
 dropped=$(tc -s -n "$H2" filter show dev p1 egress prio 1 |
 	awk '/Sent .* pkt/ { print $4; exit }')
-tc -n "$H2" qdisc del dev p1 clsact
 check_match "the filter dropped packets of label $vlabel" '^[1-9][0-9]*$' "$dropped"
 check "the victim's slot took another entropy and is GOOD" "yes good" \
 	"$(echo "$js" | jq -r ".[0].evs[] | select(.slot == $vslot) |
@@ -130,6 +129,9 @@ nlabel=$(echo "$js" | jq -r ".[0].evs[] | select(.slot == $vslot) | .flow_label"
 run_rc c2 -j probe dev "$MRC_DEV2" qpn "$qpn" slot "$vslot"
 check "probe of slot $vslot answers with its new EV's flow label" "0 $nlabel" \
 	"$rc $(echo "$out" | jq -r '.flow_label')"
+# Only now the filter goes: the retired entropy's probes would then succeed and
+# take the slot back (Documentation/multipath.md, recovery goes home).
+tc -n "$H2" qdisc del dev p1 clsact
 held_release b "blackholed flow label $vlabel"
 check "blackholed flow label: no QP errors" "$qp_err0" "$(sum_counter qp_errors)"
 
