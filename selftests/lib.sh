@@ -318,6 +318,20 @@ mrc_dev_pair()
 	return $rc
 }
 
+# mrc_dev_pair_ipv6: from here on the pair's QPs use IPv6 address vectors, the
+# GIDs of fd00:0::1 and fd00:0::2 (needed by source routing and by STEV labels).
+mrc_dev_pair_ipv6()
+{
+	wait_until 20 mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1 &&
+		wait_until 20 mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2
+	MRC_GID1=$(mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1)
+	MRC_GID2=$(mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2)
+	MRC_SERVER_ADDR=fd00:0::1
+	export MRC_GID1 MRC_GID2 MRC_SERVER_ADDR
+	check_match "RoCE v2 GIDs of fd00:0::1/fd00:0::2 appear on port 1" \
+		'^[0-9]+ [0-9]+$' "$MRC_GID1 $MRC_GID2"
+}
+
 # mrc_dev_pair_del: delete both devices (a test between two topologies), if made.
 mrc_dev_pair_del()
 {

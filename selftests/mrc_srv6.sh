@@ -39,13 +39,7 @@ P=$FABRIC_PLANES S=$FABRIC_SPINES
 mrc_dev_pair "$P" || exit $KSFT_FAIL
 
 # Source routing needs IPv6 address vectors: the GIDs of fd00:0::1 and fd00:0::2.
-wait_until 20 mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1 &&
-	wait_until 20 mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2
-MRC_GID1=$(mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1)
-MRC_GID2=$(mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2)
-MRC_SERVER_ADDR=fd00:0::1
-check_match "RoCE v2 GIDs of fd00:0::1/fd00:0::2 appear on port 1" '^[0-9]+ [0-9]+$' \
-	"$MRC_GID1 $MRC_GID2"
+mrc_dev_pair_ipv6
 
 # srv6_gen NS DEV PEER A B: DEV (on host A) reaches PEER (host B) over GEN paths:
 # A's T0, one spine (the tier, S uplinks), B's T0, B's NIC; the plane in every uSID.

@@ -44,13 +44,7 @@ check "IPv4 connection on a stev device: both sides fail" "yes" \
 	"$([ "$cli_rc" != 0 ] && [ "$srv_rc" != 0 ] && echo yes)"
 
 # From here on IPv6 address vectors: the GIDs of fd00:0::1 and fd00:0::2.
-wait_until 20 mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1 &&
-	wait_until 20 mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2
-MRC_GID1=$(mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1)
-MRC_GID2=$(mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2)
-MRC_SERVER_ADDR=fd00:0::1
-check_match "RoCE v2 GIDs of fd00:0::1/fd00:0::2 appear on port 1" '^[0-9]+ [0-9]+$' \
-	"$MRC_GID1 $MRC_GID2"
+mrc_dev_pair_ipv6
 
 # (b) a held transfer pauses after a third: its client QP's EVs, labelled.
 mib=$(mrc_scaled 8)

@@ -879,7 +879,7 @@ static void ev_reply_follows_ref_ev(struct kunit *test)
 {
 	struct tf *f = test->priv;
 	struct mrc_srv6_dst *d;
-	u32 ev, pl;
+	u32 ev;
 
 	ev_install_mask(f, GENMASK(EV_PLANES - 1, 0) & ~BIT(6), EV_N);
 	spin_lock_bh(&f->qp->lock);
@@ -906,18 +906,7 @@ static void ev_reply_follows_ref_ev(struct kunit *test)
 	WRITE_ONCE(ev_plane(f, 3)->up, true);
 
 	/* Over SRv6, a plane without SRv6 paths falls back too. */
-	d = mrc_srv6_dst_alloc(0);
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	d->gen = (struct mrc_srv6_tmpl){
-		.locator = 0xfc000000,
-		.nusids = 4,
-		.ntiers = 1,
-		.plane_shift = 8,
-		.usid = { 0x1001, 0x2000, 0x1002, 0x3002 },
-		.tier = { { .usid = 1, .shift = 0, .count = 4 } },
-	};
-	for (pl = 0; pl < EV_PLANES; pl++)
-		d->count[pl] = pl == 1 ? 0 : 4;
+	d = ev_srv6_dst(test, 1);
 	ev_install_srv6(f, GENMASK(EV_PLANES - 1, 0), EV_N, d);
 	spin_lock_bh(&f->qp->lock);
 	ev = mrc_ev_reply(f->qp, mrc_ev_value(4, 0, 0x42));

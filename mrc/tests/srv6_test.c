@@ -429,10 +429,12 @@ static const struct in6_addr host_a = {
 static const struct in6_addr host_b = {
 	{ { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0b } } };
 
+/* Up to 8 uSIDs of a path for the header-stack cases: 7 and 8 need the SRH. */
+static const u16 stack_usids[] = { 0x1000, 0x2001, 0x1001, 0x3001, 0x1002,
+				   0x2002, 0x1003, 0x3003 };
+
 static void check_push(struct kunit *test, u32 nusids, u32 len)
 {
-	static const u16 u[] = { 0x1000, 0x2001, 0x1001, 0x3001, 0x1002, 0x2002,
-				 0x1003, 0x3003 };
 	struct mrc_srv6_encap e = {
 		.saddr = host_a,
 		.daddr = host_b,
@@ -450,7 +452,7 @@ static void check_push(struct kunit *test, u32 nusids, u32 len)
 	__sum16 csum;
 	u8 *payload;
 
-	KUNIT_ASSERT_EQ(test, mrc_srv6_encode(LOC, u, nusids, &p), 0);
+	KUNIT_ASSERT_EQ(test, mrc_srv6_encode(LOC, stack_usids, nusids, &p), 0);
 	e.path = &p;
 	srh = p.srh ? 24 : 0;
 	KUNIT_EXPECT_EQ(test, MRC_SRV6_OVERHEAD(p.srh), 40 + srh);
@@ -557,8 +559,6 @@ static void push_with_srh(struct kunit *test)
 static struct sk_buff *decapped(struct kunit *test, u32 nusids, u8 tclass,
 				struct ipv6hdr **outer)
 {
-	static const u16 u[] = { 0x1000, 0x2001, 0x1001, 0x3001, 0x1002, 0x2002,
-				 0x1003, 0x3003 };
 	struct mrc_srv6_encap e = {
 		.saddr = host_a,
 		.daddr = host_b,
@@ -570,7 +570,7 @@ static struct sk_buff *decapped(struct kunit *test, u32 nusids, u8 tclass,
 	struct mrc_srv6_path p;
 	struct sk_buff *skb;
 
-	KUNIT_ASSERT_EQ(test, mrc_srv6_encode(LOC, u, nusids, &p), 0);
+	KUNIT_ASSERT_EQ(test, mrc_srv6_encode(LOC, stack_usids, nusids, &p), 0);
 	e.path = &p;
 	skb = alloc_skb(ETH_HLEN + MRC_SRV6_HEADROOM + 64, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
