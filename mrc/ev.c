@@ -214,38 +214,6 @@ u32 mrc_ev_next(struct mrc_qp *qp)
 	return ev;
 }
 
-/**
- * mrc_ev_reply() - the EV an answer (SACK, NACK) to a packet on @ref_ev takes
- * @qp: the QP, locked
- * @ref_ev: the EV the answered packet came on, as the peer wrote it
- *
- * The same plane and entropy back: the peer sprays only on paths it
- * believes in, so its answers then avoid the paths it gave up on too, where
- * answers of our own picking would keep falling into a dead spine until
- * this side learnt of it (a responder sends no data to learn from).  Over
- * SRv6 with the same template both ways the entropy names the same spine.
- * A plane that is down or has no path here falls back to the rotation.
- */
-u32 mrc_ev_reply(struct mrc_qp *qp, u32 ref_ev)
-{
-	struct mrc_evset *s = qp->evs;
-	const struct mrc_srv6_dst *d;
-	u8 pl = mrc_ev_plane(ref_ev);
-	bool ok;
-
-	if (!s || pl >= MRC_MAX_PLANES || !s->path[pl].valid ||
-	    !mrc_ev_plane_up(qp, pl))
-		return mrc_ev_next(qp);
-	rcu_read_lock();
-	d = rcu_dereference(s->srv6);
-	ok = !d || d->count[pl];
-	rcu_read_unlock();
-	if (!ok)
-		return mrc_ev_next(qp);
-	return mrc_ev_untracked(pl, mrc_ev_entropy(ref_ev));
-}
-EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_reply);
-
 /* The active slot @ev names, if it still carries that entropy. */
 static struct mrc_ev *mrc_ev_find(struct mrc_qp *qp, u32 ev)
 {

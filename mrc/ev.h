@@ -271,7 +271,6 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
 int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane);
 void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq);
 u32 mrc_ev_next(struct mrc_qp *qp);
-u32 mrc_ev_reply(struct mrc_qp *qp, u32 ref_ev);
 void mrc_ev_acked(struct mrc_qp *qp, u32 ev, u32 ev_seq);
 bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq);
 /* What retired an EV: its tracepoint says, so stray retirements can be told apart. */

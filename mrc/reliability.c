@@ -39,7 +39,7 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	c.opcode = MRC_OP_SACK;
 	c.dqpn = qp->attr.dest_qp_num;
 	c.psn = h->psn;
-	c.ev = mrc_ev_reply(qp, h->ev);
+	c.ev = mrc_ev_next(qp);
 	if (h->opcode == MRC_OP_PROBE) {
 		sack_flags |= MRC_SACK_F_PROBE;
 		c.sack.ref_ts = h->probe.token;
@@ -76,7 +76,7 @@ struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	c.opcode = MRC_OP_NACK;
 	c.dqpn = qp->attr.dest_qp_num;
 	c.psn = h->psn;
-	c.ev = mrc_ev_reply(qp, h->ev);
+	c.ev = mrc_ev_next(qp);
 	c.nack.reason = reason;
 	c.nack.cum_psn = qp->resp.cum_psn;
 	c.nack.ref_ev = h->ev;

@@ -870,54 +870,6 @@ static void ev_retire_srv6_avoids_dead_path(struct kunit *test)
 	ev_install(f, EV_N);
 }
 
-/*
- * An answer goes back on the plane and entropy of the packet it answers,
- * unless this side cannot send there: plane down, no path on the plane, no
- * SRv6 path on it, or a plane number out of range.  Then the rotation picks.
- */
-static void ev_reply_follows_ref_ev(struct kunit *test)
-{
-	struct tf *f = test->priv;
-	struct mrc_srv6_dst *d;
-	u32 ev;
-
-	ev_install_mask(f, GENMASK(EV_PLANES - 1, 0) & ~BIT(6), EV_N);
-	spin_lock_bh(&f->qp->lock);
-	ev = mrc_ev_reply(f->qp, mrc_ev_value(2, 17, 0x123));
-	KUNIT_EXPECT_EQ(test, ev, mrc_ev_untracked(2, 0x123));
-	ev = mrc_ev_reply(f->qp, mrc_ev_untracked(5, 0x3ff));
-	KUNIT_EXPECT_EQ(test, ev, mrc_ev_untracked(5, 0x3ff));
-	/* No path on plane 6: an active slot of another plane. */
-	ev = mrc_ev_reply(f->qp, mrc_ev_value(6, 0, 0x55));
-	KUNIT_EXPECT_FALSE(test, ev & MRC_EV_F_UNTRACKED);
-	KUNIT_EXPECT_NE(test, mrc_ev_plane(ev), 6);
-	/* Garbage from the wire: a plane that does not exist. */
-	ev = mrc_ev_reply(f->qp, 0xff000000 | 0x55);
-	KUNIT_EXPECT_FALSE(test, ev & MRC_EV_F_UNTRACKED);
-	KUNIT_EXPECT_LT(test, mrc_ev_plane(ev), EV_PLANES);
-	spin_unlock_bh(&f->qp->lock);
-
-	WRITE_ONCE(ev_plane(f, 3)->up, false);
-	spin_lock_bh(&f->qp->lock);
-	ev = mrc_ev_reply(f->qp, mrc_ev_value(3, 1, 0x77));
-	spin_unlock_bh(&f->qp->lock);
-	KUNIT_EXPECT_FALSE(test, ev & MRC_EV_F_UNTRACKED);
-	KUNIT_EXPECT_NE(test, mrc_ev_plane(ev), 3);
-	WRITE_ONCE(ev_plane(f, 3)->up, true);
-
-	/* Over SRv6, a plane without SRv6 paths falls back too. */
-	d = ev_srv6_dst(test, 1);
-	ev_install_srv6(f, GENMASK(EV_PLANES - 1, 0), EV_N, d);
-	spin_lock_bh(&f->qp->lock);
-	ev = mrc_ev_reply(f->qp, mrc_ev_value(4, 0, 0x42));
-	KUNIT_EXPECT_EQ(test, ev, mrc_ev_untracked(4, 0x42));
-	ev = mrc_ev_reply(f->qp, mrc_ev_value(1, 0, 0x42));
-	spin_unlock_bh(&f->qp->lock);
-	KUNIT_EXPECT_FALSE(test, ev & MRC_EV_F_UNTRACKED);
-	KUNIT_EXPECT_NE(test, mrc_ev_plane(ev), 1);
-	ev_install(f, EV_N);
-}
-
 static void ev_retire_without_spare_and_floor(struct kunit *test)
 {
 	struct tf *f = test->priv;
@@ -1894,7 +1846,6 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_install_clamps_and_splits),
 	KUNIT_CASE(ev_install_follows_profile),
 	KUNIT_CASE(ev_install_srv6_covers_paths),
-	KUNIT_CASE(ev_reply_follows_ref_ev),
 	KUNIT_CASE(ev_controller_probe),
 	KUNIT_CASE(ev_pick_rotation_fair),
 	KUNIT_CASE(ev_pick_never_bad_or_denied),
