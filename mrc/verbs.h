@@ -58,9 +58,11 @@ struct mrc_evset;
 #define MRC_WINDOW_DEFAULT	1024
 #define MRC_WINDOW_MAX		4096
 /*
- * PSNs a requester keeps in flight at most, below the peer's window: without
- * congestion control yet (the multipath issue brings NSCC), a fixed window
- * small enough not to overrun a plane's queue (netem's default holds 1000).
+ * PSNs a requester keeps in flight at most, below the peer's window and
+ * NSCC's: a fixed cap from before NSCC, small enough not to overrun a plane's
+ * queue (netem's default holds 1000).  Under loss every hole holds the left
+ * edge until it is repaired, so this cap, not NSCC, may be what limits
+ * goodput at 1% loss; raising it is to be measured first.
  */
 #define MRC_SEND_WINDOW		256
 /* PSNs one retransmit timeout resends; SACKs then drive the rest. */
