@@ -231,15 +231,23 @@ check_retired_on "uplink h2-spine 0 of plane $pl blackholed" "$S" "$S" "$pl" 0
 check "uplink h2-spine 0 of plane $pl blackholed: no QP errors" "$qp_err0" \
 	"$(sum_counter qp_errors)"
 
+# direct_paths N: args holds, for planes 0..N-1, one explicit client path per spine,
+# h2's T0 -> the spine -> h1's T0 -> h1's NIC.
+direct_paths()
+{
+	local p s
+	args=()
+	for ((p = 0; p < $1; p++)); do
+		for ((s = 0; s < S; s++)); do
+			args+=(path plane "$p" usids "$(fabric_usid 1 "$p" 2),$(fabric_usid 2 "$p" "$s"),$(fabric_usid 1 "$p" 1),$(fabric_usid 3 "$p" 1)")
+		done
+	done
+}
+
 # (d) explicit paths: every spine of every plane, plus on plane 0 one more path
 # through spine 15, which does not exist. That path is path S of plane 0
 # (entropy mod S + 1); it alone is retired.
-args=()
-for ((p = 0; p < P; p++)); do
-	for ((s = 0; s < S; s++)); do
-		args+=(path plane "$p" usids "$(fabric_usid 1 "$p" 2),$(fabric_usid 2 "$p" "$s"),$(fabric_usid 1 "$p" 1),$(fabric_usid 3 "$p" 1)")
-	done
-done
+direct_paths "$P"
 args+=(path plane 0 usids "$(fabric_usid 1 0 2),$(fabric_usid 2 0 15),$(fabric_usid 1 0 1),$(fabric_usid 3 0 1)")
 run_rc ip netns exec "$H2" "$MRCCTL" srv6 set dev "$MRC_DEV2" peer fd00:0::1 locator fc00:0 \
 	"${args[@]}"
@@ -269,12 +277,7 @@ loop=("$(fabric_usid 1 "$lp" 2)" "$(fabric_usid 2 "$lp" 0)" "$(fabric_usid 1 "$l
 	"$(fabric_usid 1 "$lp" 1)" "$(fabric_usid 3 "$lp" 1)")
 loop_da=$(printf 'fc00:0:%s:%s:%s:%s:%s:%s' "${loop[@]:0:6}")
 loop_seg=$(printf 'fc00:0:%s:%s::' "${loop[@]:6:2}")
-args=()
-for ((p = 0; p < lp; p++)); do
-	for ((s = 0; s < S; s++)); do
-		args+=(path plane "$p" usids "$(fabric_usid 1 "$p" 2),$(fabric_usid 2 "$p" "$s"),$(fabric_usid 1 "$p" 1),$(fabric_usid 3 "$p" 1)")
-	done
-done
+direct_paths "$lp"
 args+=(path plane "$lp" usids "$(IFS=,; echo "${loop[*]}")")
 run_rc ip netns exec "$H2" "$MRCCTL" srv6 set dev "$MRC_DEV2" peer fd00:0::1 locator fc00:0 \
 	"${args[@]}"
