@@ -316,9 +316,13 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	 * A hole is lost when a later packet on its own EV arrived (one EV is
 	 * one ordered path): that path is retired here, in this softirq.  A
 	 * hole reo_thresh below the highest SACKed PSN is resent too, and
-	 * only makes its path suspect: planes differ in delay.
+	 * only makes its path suspect: planes differ in delay.  Distance
+	 * says nothing of a packet (re)sent after that highest one: it has
+	 * had less time, on another path: judged by it, the resend of a hole
+	 * would strike the healthy EV it went out on.
 	 */
 	if (req->have_high && mrc_rel_in_flight(qp, req->psn_high)) {
+		u64 high_ns = mrc_slot(qp, req->psn_high)->sent_ns;
 		u32 thresh = mrc_rel_reorder_thresh(qp);
 
 		for (p = req->psn_una; p != req->psn_high;
@@ -331,7 +335,9 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 					   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT))
 				continue;
 			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq);
-			if (!path_lost && mrc_psn_fwd(req->psn_high, p) < thresh)
+			if (!path_lost &&
+			    (mrc_psn_fwd(req->psn_high, p) < thresh ||
+			     slot->sent_ns > high_ns))
 				continue;
 			if (path_lost) {
 				mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);

@@ -186,6 +186,38 @@ static void rel_fast_retransmit_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 2);
 }
 
+/*
+ * A resend went out after every packet SACKed above it: however far below
+ * the highest SACKed PSN it lies, distance cannot call it lost.  The QP's
+ * timer clears the fast-retransmit mark of packets not yet overdue; the
+ * resend must then still wait for its own EV's news or its timeout.
+ */
+static void rel_resend_not_judged_by_older_packets(struct kunit *test)
+{
+	const u32 n = 40, len = n * TF_MTU;
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 21, 0, len);
+	tf_req_run(f);
+	KUNIT_ASSERT_EQ(test, tf_pop_all(f, &h), n);
+	sack(f, 5000, GENMASK_ULL(32, 1));
+	expect_write(f, MRC_OP_WRITE_FIRST, 5000, 0, 0, TF_MTU, len,
+		     MRC_BTH_F_RTX);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+
+	/* What the timer does to a resend that is not overdue yet. */
+	mrc_slot(f->qp, 5000)->flags &= ~MRC_SLOT_FAST_RTX;
+	sack(f, 5000, GENMASK_ULL(39, 1));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+
+	sack(f, 5000 + n, 0);
+	expect_cqe(f, 21, len);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+}
+
 /* The peer's answer to a retransmission of a PSN it already had. */
 static void sack_dup(struct tf *f, u32 cum, u64 bitmap, u32 psn)
 {
@@ -283,6 +315,7 @@ static void rel_sack_beyond_psn_next_ignored(struct kunit *test)
 static struct kunit_case mrc_rel_cases[] = {
 	KUNIT_CASE(rel_sack_completes_in_sq_order),
 	KUNIT_CASE(rel_fast_retransmit_once),
+	KUNIT_CASE(rel_resend_not_judged_by_older_packets),
 	KUNIT_CASE(rel_spurious_retransmit_widens_reordering),
 	KUNIT_CASE(rel_sack_beyond_psn_next_ignored),
 	{}
