@@ -124,18 +124,20 @@ static void mrc_rel_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)
 }
 
 /*
- * A SACK (answering a packet sent on @ref_ev) covers @psn.  READ PSNs wait
- * for their responses instead.  Any newly acknowledged PSN proves the path
- * alive: the retry count restarts.  A resent PSN may have arrived by its
- * first copy: only a SACK of the copy itself credits the copy's EV.
+ * A SACK covers @psn.  READ PSNs wait for their responses instead.  Any
+ * newly acknowledged PSN proves the path alive: the retry count restarts.
+ * A resent PSN does not advance its EV's order: its first copy may be the
+ * one that arrived, and even a SACK echoing the copy's EV does not prove
+ * the EV's older packets lost, since resends leave from the CPU handling
+ * SACKs and overtake packets of the same EV sent from another one.
  */
-static u32 mrc_rel_ack(struct mrc_qp *qp, u32 psn, u32 ref_ev)
+static u32 mrc_rel_ack(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
 
 	if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ))
 		return 0;
-	if (!slot->rtx || slot->ev == ref_ev)
+	if (!slot->rtx)
 		mrc_ev_acked(qp, slot->ev, slot->ev_seq);
 	mrc_rel_slot_done(qp, slot);
 	qp->req.timeouts = 0;
@@ -273,7 +275,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 
 	if (mrc_psn_after(cum, req->psn_una)) {
 		for (p = req->psn_una; p != cum; p = mrc_psn_add(p, 1))
-			bytes += mrc_rel_ack(qp, p, h->sack.ref_ev);
+			bytes += mrc_rel_ack(qp, p);
 		p = mrc_psn_add(cum, MRC_PSN_MASK);	/* cum - 1 */
 		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
 			req->psn_high = p;
@@ -286,7 +288,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		p = mrc_psn_add(h->sack.sack_psn, i);
 		if (!mrc_rel_in_flight(qp, p))
 			continue;
-		bytes += mrc_rel_ack(qp, p, h->sack.ref_ev);
+		bytes += mrc_rel_ack(qp, p);
 		/*
 		 * A READ's PSNs are marked when its one request arrives:
 		 * they measure no reordering of the packets before them.

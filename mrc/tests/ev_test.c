@@ -1766,6 +1766,56 @@ static void ev_sack_spurious_loss_widens_margin(struct kunit *test)
 }
 
 /*
+ * A resend is answered, with the echo of the EV it went out on, while an
+ * older packet on that EV is still on its way: resends leave from the CPU
+ * that handles SACKs and overtake packets sent from another (veth queues
+ * per CPU).  The answer must not advance the EV's order, or the older
+ * packet would be judged lost and a healthy EV retired: a burst of resends
+ * retired a dozen that way at once in mrc_stev.sh under load.
+ */
+static void ev_resend_answer_keeps_ev_order(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 ev_of[4 * EV_PLANES], i, y;
+	struct mrc_hdrs h, sack = {
+		.opcode = MRC_OP_SACK,
+		.psn = EV_SQ_PSN,
+		.sack = {
+			.flags = MRC_SACK_F_RTX,
+			.cum_psn = EV_SQ_PSN + 3 * EV_PLANES,
+			.sack_psn = EV_SQ_PSN + 3 * EV_PLANES,
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+	u64 bitmap = 0, bad;
+
+	ev_spray(f, 4, ev_of);
+	/* Rounds 0-2 but PSN 0, which is lost: two later ones on its EV. */
+	for (i = 1; i < 3 * EV_PLANES; i++)
+		bitmap |= BIT_ULL(i);
+	ev_sack(f, EV_SQ_PSN, bitmap);
+	bad = ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD);
+	tf_pop(f, &h);
+	KUNIT_ASSERT_EQ(test, h.psn, EV_SQ_PSN);
+	KUNIT_ASSERT_TRUE(test, h.flags & MRC_BTH_F_RTX);
+	y = h.ev;
+	KUNIT_ASSERT_NE(test, mrc_ev_plane(y), mrc_ev_plane(ev_of[0]));
+	/* Round 3's packet on y is out; the resend is answered first. */
+	sack.dqpn = f->qp->ibqp.qp_num;
+	sack.sack.ref_ev = y;
+	tf_sack_rcv(f, &sack);
+	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, EV_SQ_PSN + 3 * EV_PLANES);
+	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(y)].value, y);
+	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(y)].acked_seq, 3U);
+
+	/* Round 3 arrives: no further EV was judged lost. */
+	ev_sack(f, EV_SQ_PSN + 4 * EV_PLANES, 0);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), bad);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+}
+
+/*
  * STEV: the flow label is the documented function of the entropy alone
  * (plane, slot and the untracked flag of a probed retired entropy leave it
  * unchanged), never 0, and one-to-one: no two entropies share a label.
@@ -1871,6 +1921,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_sack_two_holes_one_path),
 	KUNIT_CASE(ev_sack_dead_path_retired_by_suspicion),
 	KUNIT_CASE(ev_sack_spurious_loss_widens_margin),
+	KUNIT_CASE(ev_resend_answer_keeps_ev_order),
 	KUNIT_CASE(ev_stev_label_derivation),
 	KUNIT_CASE(ev_stev_packets_labelled),
 	{}
