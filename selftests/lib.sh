@@ -149,6 +149,29 @@ mrc_load()
 	modprobe mrc
 }
 
+# mrc_backlog_deep: veth hands every packet to a CPU's backlog, netdev_max_backlog
+# (1000) deep; a stalled guest overflows it and drops a burst, a real loss that
+# retires the EVs it was on. A test that counts retirements makes the backlog deep
+# enough that the only losses are the ones it makes; mrc_backlog_restore (in its
+# EXIT trap) puts the old depth back, mrc_softnet_drops says if any other happened.
+mrc_backlog_deep()
+{
+	MRC_BACKLOG=$(sysctl -n net.core.netdev_max_backlog) &&
+		sysctl -qw net.core.netdev_max_backlog=100000
+}
+
+mrc_backlog_restore()
+{
+	[ -z "${MRC_BACKLOG:-}" ] || sysctl -qw net.core.netdev_max_backlog="$MRC_BACKLOG"
+}
+
+mrc_softnet_drops()
+{
+	local n=0 _ d rest
+	while read -r _ d rest; do n=$((n + 16#$d)); done </proc/net/softnet_stat
+	echo "$n"
+}
+
 mrc_unload()
 {
 	if [ -d /sys/module/mrc ]; then

@@ -20,19 +20,10 @@ mrc_require_root
 mrc_require_mrcctl
 mrc_require_xfer
 mrc_require_cmds tc jq
-# Every switch of the fabric forwards in softirq on the VM's two CPUs; a burst that
-# overflows a CPU's backlog (netdev_max_backlog, 1000 by default) is a real loss,
-# and its EV is rightly retired. The backlog is made deep enough that the only
-# losses are the ones a scenario makes; softnet_drops says if any other happened.
-backlog=$(sysctl -n net.core.netdev_max_backlog)
-sysctl -qw net.core.netdev_max_backlog=100000
-trap 'mrc_dev_pair_del; fabric_destroy; sysctl -qw net.core.netdev_max_backlog=$backlog' EXIT
-softnet_drops()
-{
-	local n=0 _ d rest
-	while read -r _ d rest; do n=$((n + 16#$d)); done </proc/net/softnet_stat
-	echo "$n"
-}
+# Every switch of the fabric forwards in softirq on the VM's two CPUs: the only
+# losses must be the ones a scenario makes (lib.sh, mrc_backlog_deep).
+mrc_backlog_deep
+trap 'mrc_dev_pair_del; fabric_destroy; mrc_backlog_restore' EXIT
 mrc_unload
 fabric_create || { echo "# fabric setup failed"; exit $KSFT_FAIL; }
 P=$FABRIC_PLANES S=$FABRIC_SPINES
@@ -106,7 +97,7 @@ check_retired_on()
 	echo "# $what: retired (count plane path): $(paste -sd ' ' <<<"$got");" \
 		"why: $(sed -nE 's/.* ns \(([a-z]+)\)$/\1/p' "$tracing/trace" |
 			sort | uniq -c | paste -sd ' ');" \
-		"backlog drops: $(softnet_drops)"
+		"backlog drops: $(mrc_softnet_drops)"
 }
 
 mib=$(mrc_scaled 16)

@@ -16,7 +16,10 @@ mrc_require_mrcctl
 mrc_require_xfer
 mrc_require_cmds tc jq
 MRC_HELD_DIR=$(mktemp -d)
-trap 'rm -rf "$MRC_HELD_DIR"; mrc_dev_pair_del; topo_destroy' EXIT
+# The filter's must be the only losses (lib.sh, mrc_backlog_deep).
+mrc_backlog_deep
+drops0=$(mrc_softnet_drops)
+trap 'rm -rf "$MRC_HELD_DIR"; mrc_dev_pair_del; topo_destroy; mrc_backlog_restore' EXIT
 mrc_unload
 topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_dev_pair 2 || exit $KSFT_FAIL
@@ -46,6 +49,10 @@ check "IPv4 connection on a stev device: both sides fail" "yes" \
 # From here on IPv6 address vectors: the GIDs of fd00:0::1 and fd00:0::2.
 mrc_dev_pair_ipv6
 
+tracing=/sys/kernel/debug/tracing
+echo 1 >"$tracing/events/mrc/mrc_ev_retire/enable"
+check "tracepoint mrc_ev_retire enabled" "0" "$?"
+
 # (b) a held transfer pauses after a third: its client QP's EVs, labelled.
 mib=$(mrc_scaled 8)
 paused() { grep -qx "paused $1" "$MRC_HELD_DIR/b.cli"; }
@@ -53,12 +60,15 @@ qp_err0=$(sum_counter qp_errors)
 # bad_pair: the client's ev_assumed_bad on plane 0 and plane 1 (ports 1 and 2).
 bad_pair() { echo "$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_assumed_bad) $(mrc_counter "$H2" "$MRC_DEV2" 2 ev_assumed_bad)"; }
 read -r bad0 bad1 <<<"$(bad_pair)"
+dups() { mrc_counter_sum "$H1" "$MRC_DEV1" rx_duplicates; }
+dup0=$(dups)
 held_start b -o write -s 1m -n "$mib" -q 8 -S 21 --pause "$MRC_HELD_DIR/go" ||
 	exit $KSFT_FAIL
 wait_until 120 paused 1
 check "held transfer: paused after a third" "0" "$?"
 js=$(c2 -j qp show dev "$MRC_DEV2")
 read -r mid0 mid1 <<<"$(bad_pair)"
+dup1=$(dups)
 check "qp show: the client QP has $evs EVs, each with a flow label" "$evs $evs" \
 	"$(echo "$js" | jq -r '.[0] | "\(.ev_count) \([.evs[] | select(.flow_label)] | length)"')"
 # jq has no bitwise operators: the label is computed in bash from each sport.
@@ -71,8 +81,9 @@ while read -r sport label; do
 	labels_ok=yes
 done <<<"$(echo "$js" | jq -r '.[0].evs[] | "\(.sport) \(.flow_label)"')"
 check "qp show: every label is ((sport - 0xc000 + 1) * 0x9e377) mod 2^20" "yes" "$labels_ok"
-check "qp show: the labels are distinct" "$evs" \
-	"$(echo "$js" | jq -r '.[0].evs[].flow_label' | sort -u | wc -l)"
+# Planes draw their entropies apart: a label may recur on another plane.
+check "qp show: the labels of each plane are distinct" "$evs" \
+	"$(echo "$js" | jq -r '.[0].evs[] | "\(.plane) \(.flow_label)"' | sort -u | wc -l)"
 qpn=$(echo "$js" | jq -r '.[0].qpn')
 check_match "qp show (human): EV lines carry the label in hexadecimal" \
 	'^    slot 0 plane [01] value 0x[0-9a-f]{8} sport [0-9]+ flowlabel 0x[0-9a-f]{5} state good ' \
@@ -112,12 +123,25 @@ check "every other EV is GOOD" "0" \
 read -r end0 end1 <<<"$(bad_pair)"
 check_match "ev_assumed_bad on plane 1 moved while the label was blackholed" '^[1-9]' \
 	"$((end1 - mid1))"
-# Exactly that EV: no other slot changed its entropy, and plane 0 retired nothing.
-# The victim's plane is not counted: its slot may retire more than once (one
-# stock run counted 2 there, every other slot unchanged; not examined yet).
+# Exactly that EV: no other slot changed its entropy, and plane 0 retired nothing
+# while the label was blackholed. Before, with nothing lost (the backlog's drops
+# are printed), an EV may have been retired for reordering: packets of one EV sent
+# from two CPUs overtake each other in veth's per-CPU backlogs, at first deeper
+# than the margin allows (ev_margin, Documentation/multipath.md). Such a resend
+# reaches the server as a duplicate, and widens the margin: plane 0 may have
+# retired no more EVs than the server counted duplicates in that third. (Stock
+# runs retired one there, "lost", until resends stopped advancing their EV's
+# order, reliability.c; none since.) The victim's plane is not counted: another
+# of its EVs may have been retired so too, and gone home.
+echo "# backlog drops: $(($(mrc_softnet_drops) - drops0));" \
+	"plane 0 retirements before the blackhole: $((mid0 - bad0)), during: $((end0 - mid0));" \
+	"server duplicates before: $((dup1 - dup0)); retirements:"
+sed -n 's/^.*mrc_ev_retire: /#   /p' "$tracing/trace"
 moved=$(echo "$js" | jq -r "[.[0].evs[] | select(.slot != $vslot) | [.slot, .value]] - $others | length")
 check "no other slot took a new entropy" "0" "$moved"
-check "plane 0 retired nothing, before or during the blackhole" "0" "$((end0 - bad0))"
+check "plane 0 retired nothing during the blackhole" "0" "$((end0 - mid0))"
+check "plane 0 retired, before it, no more EVs than the server saw duplicates" "yes" \
+	"$([ $((mid0 - bad0)) -le $((dup1 - dup0)) ] && echo yes)"
 # The controller's probe of the victim's slot names the label of its new EV.
 nlabel=$(echo "$js" | jq -r ".[0].evs[] | select(.slot == $vslot) | .flow_label")
 run_rc c2 -j probe dev "$MRC_DEV2" qpn "$qpn" slot "$vslot"
