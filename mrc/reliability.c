@@ -34,7 +34,7 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 {
 	struct mrc_resp *r = &qp->resp;
 	struct mrc_hdrs c = {};
-	u32 base = r->cum_psn, p, i;
+	u32 i;
 
 	c.opcode = MRC_OP_SACK;
 	c.dqpn = qp->attr.dest_qp_num;
@@ -53,25 +53,13 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	if (h->ce)
 		sack_flags |= MRC_SACK_M_SKIP_ONCE;
 	c.sack.flags = sack_flags;
-	/*
-	 * The bitmap has room for 64 PSNs.  Based at cum_psn, it would never
-	 * report a packet more than 63 past a hole, and the requester would
-	 * find the holes behind it one round trip at a time; so the SACK of
-	 * such a packet ends its bitmap there.  Every packet that arrives out
-	 * of order is SACKed at once, so each is reported at least once.
-	 */
-	if (h->opcode != MRC_OP_PROBE && mrc_psn_sub(h->psn, base) >= 64)
-		base = mrc_psn_add(h->psn, (1U << MRC_PSN_BITS) - 63);
 	c.sack.cum_psn = r->cum_psn;
-	c.sack.sack_psn = base;
-	for (i = 0; i < 64; i++) {
-		p = mrc_psn_add(base, i);
-		/* cum_psn itself is missing by definition. */
-		if (p != r->cum_psn &&
-		    mrc_psn_fwd(p, r->cum_psn) < r->window &&
-		    test_bit(p & (r->window - 1), r->bitmap))
+	c.sack.sack_psn = r->cum_psn;
+	/* Bit 0 is cum_psn itself, missing by definition. */
+	for (i = 1; i < 64 && i < r->window; i++)
+		if (test_bit(mrc_psn_add(r->cum_psn, i) & (r->window - 1),
+			     r->bitmap))
 			c.sack.bitmap |= BIT_ULL(i);
-	}
 	c.sack.ref_ev = h->ev;
 	c.sack.window = r->window;
 	r->since_sack = 0;
