@@ -269,6 +269,7 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.rnr_pending = false;
 	qp->req.srtt_us = 0;
 	qp->req.rttvar_us = 0;
+	qp->req.have_high = false;
 	qp->req.reo_thresh = MRC_REORDER_THRESH;
 	qp->req.reo_calm = 0;
 	qp->req.reo_marked = false;
@@ -630,13 +631,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		return mrc_ud_post_send(qp, wr, bad_wr);
 
 	__skb_queue_head_init(&out);
-	/*
-	 * Bottom halves stay off until the packets have left: a SACK handled
-	 * on this CPU in between would send later packets of the same EVs
-	 * ahead of them, and EV order is how losses are told (ev.c).
-	 */
-	local_bh_disable();
-	spin_lock(&qp->lock);
+	spin_lock_bh(&qp->lock);
 	if (!qp->is_user) {
 		if (qp->state < IB_QPS_RTS) {
 			err = -EINVAL;
@@ -653,10 +648,9 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		mrc_flush_sq(qp);
 	else
 		mrc_req_run(qp, &out);
-	spin_unlock(&qp->lock);
+	spin_unlock_bh(&qp->lock);
 
 	mrc_net_xmit(qp, &out);
-	local_bh_enable();
 	return err;
 }
 

@@ -34,7 +34,7 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 {
 	struct mrc_resp *r = &qp->resp;
 	struct mrc_hdrs c = {};
-	u32 base = r->cum_psn, p, i;
+	u32 i;
 
 	c.opcode = MRC_OP_SACK;
 	c.dqpn = qp->attr.dest_qp_num;
@@ -53,25 +53,13 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	if (h->ce)
 		sack_flags |= MRC_SACK_M_SKIP_ONCE;
 	c.sack.flags = sack_flags;
-	/*
-	 * The bitmap has room for 64 PSNs.  Based at cum_psn, it would never
-	 * report a packet more than 63 past a hole, and the requester would
-	 * find the holes behind it one round trip at a time; so the SACK of
-	 * such a packet ends its bitmap there.  Every packet that arrives out
-	 * of order is SACKed at once, so each is reported at least once.
-	 */
-	if (h->opcode != MRC_OP_PROBE && mrc_psn_sub(h->psn, base) >= 64)
-		base = mrc_psn_add(h->psn, (1U << MRC_PSN_BITS) - 63);
 	c.sack.cum_psn = r->cum_psn;
-	c.sack.sack_psn = base;
-	for (i = 0; i < 64; i++) {
-		p = mrc_psn_add(base, i);
-		/* cum_psn itself is missing by definition. */
-		if (p != r->cum_psn &&
-		    mrc_psn_fwd(p, r->cum_psn) < r->window &&
-		    test_bit(p & (r->window - 1), r->bitmap))
+	c.sack.sack_psn = r->cum_psn;
+	/* Bit 0 is cum_psn itself, missing by definition. */
+	for (i = 1; i < 64 && i < r->window; i++)
+		if (test_bit(mrc_psn_add(r->cum_psn, i) & (r->window - 1),
+			     r->bitmap))
 			c.sack.bitmap |= BIT_ULL(i);
-	}
 	c.sack.ref_ev = h->ev;
 	c.sack.window = r->window;
 	r->since_sack = 0;
@@ -227,111 +215,10 @@ static void mrc_rel_reorder(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	}
 }
 
-/* Holes with this many SACKed PSNs above them are lost; at least three. */
+/* Holes this far below the highest SACKed PSN are lost; at least three. */
 static u32 mrc_rel_reorder_thresh(const struct mrc_qp *qp)
 {
 	return min(qp->req.reo_thresh, max_t(u32, mrc_req_cap(qp) / 2, 3));
-}
-
-/*
- * A SACKed PSN that measures reordering: not a READ's, whose PSNs are all
- * marked when its one request arrives.
- */
-static bool mrc_rel_sacked(const struct mrc_tx_slot *slot)
-{
-	return (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ)) ==
-	       MRC_SLOT_ACKED;
-}
-
-/* The bits of SACK @h's bitmap above @psn, one of the PSNs it reports. */
-static u64 mrc_rel_bits_above(const struct mrc_hdrs *h, u32 psn)
-{
-	u32 off = mrc_psn_fwd(psn, h->sack.sack_psn);
-
-	/* cum_psn may lie below the bitmap: then all of it is above. */
-	return off < 64 ? h->sack.bitmap & ~GENMASK_ULL(off, 0) :
-			  h->sack.bitmap;
-}
-
-/*
- * What SACK @h reports arrived above @hole, a PSN it reports missing
- * (@bits: those bits of its bitmap): how many PSNs (READs' aside), and in
- * @overtaken whether one of them went out on the hole's EV, from the same
- * CPU, more than ev_margin packets after it.  Only the same CPU's: a host
- * keeps the order of what one CPU sends on a path, not of what two do
- * (veth and multiqueue NICs queue per CPU), and packets of one QP leave
- * from the CPU that posts them and from the one that handles its SACKs.
- * From this SACK alone: it is one snapshot of
- * the responder.  SACKs overtake each other on the way back and each
- * reports only 64 PSNs, so news merged from several can show a later
- * packet arrived and an earlier one missing that in fact arrived in
- * between, reported by a SACK still on its way.
- */
-static u32 mrc_rel_sack_above(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			      const struct mrc_tx_slot *hole, u64 bits,
-			      bool *overtaken)
-{
-	const struct mrc_tx_slot *slot;
-	u32 n = 0, r;
-
-	*overtaken = false;
-	while (bits) {
-		r = mrc_psn_add(h->sack.sack_psn, __ffs64(bits));
-		bits &= bits - 1;
-		if (!mrc_rel_in_flight(qp, r))
-			continue;
-		slot = mrc_slot(qp, r);
-		if (!mrc_rel_sacked(slot))
-			continue;
-		n++;
-		if (!slot->rtx && slot->ev == hole->ev &&
-		    slot->cpu == hole->cpu &&
-		    (s32)(slot->ev_seq - hole->ev_seq) > qp->req.ev_margin)
-			*overtaken = true;
-	}
-	return n;
-}
-
-/*
- * Judge @psn, which SACK @h reports missing (@high_ns: when the highest
- * PSN it reports arrived was sent); false when the resend could not be
- * queued.
- */
-static bool mrc_rel_judge(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			  u32 psn, u64 high_ns, struct sk_buff_head *out)
-{
-	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
-	u32 thresh = mrc_rel_reorder_thresh(qp), above;
-	bool overtaken, path_lost;
-	u64 bits;
-
-	/* RNR-refused packets wait for their timer. */
-	if (!mrc_rel_in_flight(qp, psn) ||
-	    slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ |
-			   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT))
-		return true;
-	/*
-	 * The EV's order, merged from every SACK, must say lost before this
-	 * one is asked; so must the bitmap's count before it is made exact.
-	 */
-	path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq);
-	bits = mrc_rel_bits_above(h, psn);
-	if (!path_lost && hweight64(bits) < thresh)
-		return true;
-	above = mrc_rel_sack_above(qp, h, slot, bits, &overtaken);
-	path_lost &= overtaken;
-	if (!path_lost && (above < thresh || slot->sent_ns > high_ns))
-		return true;
-	if (path_lost) {
-		mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);
-		slot->flags |= MRC_SLOT_EV_LOST;
-	} else {
-		mrc_ev_suspect(qp, slot->ev, MRC_EV_WHY_SUSPECT);
-		slot->flags |= MRC_SLOT_REORDER;
-	}
-	slot->flags |= MRC_SLOT_FAST_RTX;
-	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_FAST_RETRANSMITS, 1);
-	return mrc_req_resend(qp, psn, out);
 }
 
 /* Move psn_una past what is acknowledged and complete finished WQEs. */
@@ -345,6 +232,9 @@ static void mrc_rel_advance(struct mrc_qp *qp)
 		req->psn_una = mrc_psn_add(req->psn_una, 1);
 		progress = true;
 	}
+	/* Everything up to the highest SACKed PSN is acknowledged. */
+	if (req->have_high && !mrc_rel_in_flight(qp, req->psn_high))
+		req->have_high = false;
 	if (progress) {
 		req->timeouts = 0;
 		req->rnr_retries = 0;
@@ -372,7 +262,6 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 {
 	struct mrc_req *req = &qp->req;
 	u32 cum = h->sack.cum_psn, p, i, bytes = 0, cuts, una = req->psn_una;
-	u32 high;
 	u8 m = h->sack.flags & MRC_SACK_F_M_MASK;
 
 	if (!mrc_rel_requester_active(qp))
@@ -384,13 +273,32 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		return;
 	}
 
-	if (mrc_psn_after(cum, req->psn_una))
+	if (mrc_psn_after(cum, req->psn_una)) {
 		for (p = req->psn_una; p != cum; p = mrc_psn_add(p, 1))
 			bytes += mrc_rel_ack(qp, p);
+		p = mrc_psn_add(cum, MRC_PSN_MASK);	/* cum - 1 */
+		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
+			req->psn_high = p;
+			req->have_high = true;
+		}
+	}
 	for (i = 0; i < 64; i++) {
+		if (!(h->sack.bitmap & BIT_ULL(i)))
+			continue;
 		p = mrc_psn_add(h->sack.sack_psn, i);
-		if ((h->sack.bitmap & BIT_ULL(i)) && mrc_rel_in_flight(qp, p))
-			bytes += mrc_rel_ack(qp, p);
+		if (!mrc_rel_in_flight(qp, p))
+			continue;
+		bytes += mrc_rel_ack(qp, p);
+		/*
+		 * A READ's PSNs are marked when its one request arrives:
+		 * they measure no reordering of the packets before them.
+		 */
+		if (mrc_slot(qp, p)->flags & MRC_SLOT_READ)
+			continue;
+		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
+			req->psn_high = p;
+			req->have_high = true;
+		}
 	}
 	req->window = clamp_t(u32, h->sack.window, 1, MRC_SEND_WINDOW);
 	cuts = req->cc.decreases;
@@ -409,27 +317,44 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	/*
 	 * A hole is lost when a later packet on its own EV arrived (one EV is
 	 * one ordered path): that path is retired here, in this softirq.  A
-	 * hole with reo_thresh PSNs SACKed above it is resent too, and only
-	 * makes its path suspect: planes differ in delay.  Only the holes this
-	 * SACK reports, by what it reports (mrc_rel_sack_above()).  Nor does
-	 * the count judge a packet (re)sent after the highest PSN counted: it
-	 * has had less time, on another path, and judged by it the resend of
-	 * a hole would strike the healthy EV it went out on.
+	 * hole reo_thresh below the highest SACKed PSN is resent too, and
+	 * only makes its path suspect: planes differ in delay.  Distance
+	 * says nothing of a packet (re)sent after that highest one: it has
+	 * had less time, on another path: judged by it, the resend of a hole
+	 * would strike the healthy EV it went out on.
 	 */
-	high = h->sack.bitmap ? mrc_psn_add(h->sack.sack_psn,
-					    fls64(h->sack.bitmap) - 1) :
-				mrc_psn_add(cum, MRC_PSN_MASK);
-	if (mrc_rel_in_flight(qp, high)) {
-		u64 high_ns = mrc_slot(qp, high)->sent_ns;
+	if (req->have_high && mrc_rel_in_flight(qp, req->psn_high)) {
+		u64 high_ns = mrc_slot(qp, req->psn_high)->sent_ns;
+		u32 thresh = mrc_rel_reorder_thresh(qp);
 
-		if (cum != h->sack.sack_psn &&
-		    !mrc_rel_judge(qp, h, cum, high_ns, out))
-			return;
-		for (i = 0; i < fls64(h->sack.bitmap); i++)
-			if (!(h->sack.bitmap & BIT_ULL(i)) &&
-			    !mrc_rel_judge(qp, h, mrc_psn_add(h->sack.sack_psn, i),
-					   high_ns, out))
+		for (p = req->psn_una; p != req->psn_high;
+		     p = mrc_psn_add(p, 1)) {
+			struct mrc_tx_slot *slot = mrc_slot(qp, p);
+			bool path_lost;
+
+			/* RNR-refused packets wait for their timer. */
+			if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ |
+					   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT))
+				continue;
+			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq);
+			if (!path_lost &&
+			    (mrc_psn_fwd(req->psn_high, p) < thresh ||
+			     slot->sent_ns > high_ns))
+				continue;
+			if (path_lost) {
+				mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);
+				slot->flags |= MRC_SLOT_EV_LOST;
+			} else {
+				mrc_ev_suspect(qp, slot->ev,
+					       MRC_EV_WHY_SUSPECT);
+				slot->flags |= MRC_SLOT_REORDER;
+			}
+			slot->flags |= MRC_SLOT_FAST_RTX;
+			mrc_count(qp->mdev, qp->av.plane,
+				  MRC_CNT_FAST_RETRANSMITS, 1);
+			if (!mrc_req_resend(qp, p, out))
 				return;
+		}
 	}
 	mrc_req_run(qp, out);
 }

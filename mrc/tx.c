@@ -89,7 +89,6 @@ static void mrc_req_path(struct mrc_qp *qp, struct mrc_tx_slot *slot, bool rtx)
 	int pick = mrc_ev_pick(qp, rtx ? mrc_ev_plane(slot->ev) : -1);
 
 	mrc_ev_sent(qp, pick, &slot->ev, &slot->ev_seq);
-	slot->cpu = smp_processor_id();
 	if (rtx && pick >= 0)
 		qp->evs->ev[pick].retx++;
 }

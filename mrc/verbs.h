@@ -70,7 +70,7 @@ struct mrc_evset;
 
 /* ACK coalescing: the responder SACKs at least every this many packets. */
 #define MRC_SACK_EVERY		16
-/* Fast retransmit: a hole with this many SACKed PSNs above it. */
+/* Fast retransmit: a hole this many PSNs below the highest SACKed one. */
 #define MRC_REORDER_THRESH	32
 /*
  * The reordering threshold grows by half its start value on every spurious
@@ -308,7 +308,6 @@ struct mrc_tx_slot {
 	u16 flags;		/* MRC_SLOT_* */
 	u16 rtx;		/* times retransmitted */
 	u16 chunk_left;		/* READ: PSNs from here to the chunk's end */
-	u16 cpu;		/* CPU of the last transmission */
 	u32 ev;			/* EV of the last transmission */
 	u32 ev_seq;		/* its order among that EV's packets */
 	u64 sent_ns;		/* last transmission */
@@ -385,6 +384,7 @@ struct mrc_cc {
  * struct mrc_req - requester state of a QP, under mrc_qp.lock
  * @psn_next: PSN of the next new packet
  * @psn_una: oldest PSN not yet ACKed (every PSN before it is)
+ * @psn_high: highest PSN SACKed so far (valid when @have_high)
  * @msn_next: MSN of the next new message
  * @rq_msn_next: receive-consuming messages sent so far
  * @send_idx: SQ slot of the WQE being packetised
@@ -395,7 +395,7 @@ struct mrc_cc {
  * @cc: congestion window; the requester sends within both
  * @srtt_us: smoothed RTT from reflected timestamps (0: no sample yet)
  * @rttvar_us: its mean deviation
- * @reo_thresh: SACKed PSNs above a hole that make it lost
+ * @reo_thresh: PSNs below the highest SACKed one that make a hole lost
  * @reo_calm: packets acknowledged since reo_thresh last changed
  * @reo_mark: psn_next when reo_thresh last grew; older PSNs cannot grow it
  * @reo_marked: reo_mark is set
@@ -409,6 +409,8 @@ struct mrc_cc {
 struct mrc_req {
 	u32 psn_next;
 	u32 psn_una;
+	u32 psn_high;
+	bool have_high;
 	u32 msn_next;
 	u32 rq_msn_next;
 	u32 send_idx;
