@@ -627,19 +627,18 @@ static int mrc_nl_probe_qp(struct mrc_net *mn, const struct mrc_nl_probe_req *re
 		mrc_ev_probe_forget(qp, w, 0);
 		spin_unlock_bh(&qp->lock);
 	} else {
-		spin_lock_bh(&qp->lock);
+		mrc_qp_lock_tx(qp);
 		if (qp->evs && qp->evs->n && req->slot >= qp->evs->n)
 			err = -ERANGE;
 		else
 			err = mrc_ev_probe_start(qp, req->slot, w, &out);
-		spin_unlock_bh(&qp->lock);
+		mrc_qp_unlock_xmit(qp, &out);
 		if (err == -ERANGE)
 			NL_SET_ERR_MSG(extack, "EV slot beyond the QP's active set");
 		else if (err == -EINVAL)
 			NL_SET_ERR_MSG(extack, "QP is not connected (RTS)");
 		else if (err == -EBUSY)
 			NL_SET_ERR_MSG(extack, "another probe of this QP is in flight");
-		mrc_net_xmit(qp, &out);
 	}
 	rcu_read_unlock();
 	mutex_unlock(&mn->lock);

@@ -366,12 +366,13 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		}
 	}
 
-	spin_lock_bh(&qp->lock);
+	mrc_qp_lock_tx(qp);
 	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
 	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	if (qp->dead || cur != qp->state ||
 	    !ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask)) {
-		spin_unlock_bh(&qp->lock);
+		spin_unlock(&qp->lock);
+		local_bh_enable();
 		mrc_srv6_dst_put(srv6);
 		kfree(paths);
 		return -EINVAL;
@@ -435,9 +436,8 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		else if (next == IB_QPS_RTS && ibqp->qp_type == IB_QPT_RC)
 			mrc_req_run(qp, &out);
 	}
-	spin_unlock_bh(&qp->lock);
+	mrc_qp_unlock_xmit(qp, &out);
 	kfree(paths);
-	mrc_net_xmit(qp, &out);
 	return 0;
 }
 
@@ -631,7 +631,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		return mrc_ud_post_send(qp, wr, bad_wr);
 
 	__skb_queue_head_init(&out);
-	spin_lock_bh(&qp->lock);
+	mrc_qp_lock_tx(qp);
 	if (!qp->is_user) {
 		if (qp->state < IB_QPS_RTS) {
 			err = -EINVAL;
@@ -648,9 +648,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		mrc_flush_sq(qp);
 	else
 		mrc_req_run(qp, &out);
-	spin_unlock_bh(&qp->lock);
-
-	mrc_net_xmit(qp, &out);
+	mrc_qp_unlock_xmit(qp, &out);
 	return err;
 }
 

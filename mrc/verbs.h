@@ -740,6 +740,27 @@ void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
 		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list);
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list);
 
+/*
+ * Process context that builds packets under qp->lock keeps bottom halves
+ * off until they have left: a SACK handled on this CPU in between would
+ * send later packets of the same EVs ahead of them, and the order of an
+ * EV's packets is how its losses are told (ev.c).  Softirq and timer
+ * callers run with bottom halves off already.
+ */
+static inline void mrc_qp_lock_tx(struct mrc_qp *qp)
+{
+	local_bh_disable();
+	spin_lock(&qp->lock);
+}
+
+static inline void mrc_qp_unlock_xmit(struct mrc_qp *qp,
+				      struct sk_buff_head *out)
+{
+	spin_unlock(&qp->lock);
+	mrc_net_xmit(qp, out);
+	local_bh_enable();
+}
+
 /* ud.c: the GSI QP (QP1) that carries the connection manager's MADs */
 int mrc_ud_post_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
 		     const struct ib_send_wr **bad_wr);
