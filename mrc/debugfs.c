@@ -26,9 +26,10 @@ static void mrc_dbg_qp(struct seq_file *m, struct mrc_qp *qp)
 	s64 now = ktime_to_us(ktime_get());
 	u32 i;
 
-	seq_printf(m, "qpn %u dest_qpn %u evs %u rotation %u min_active %u last_retire_ns %llu reorder %u\n",
+	seq_printf(m, "qpn %u dest_qpn %u evs %u rotation %u min_active %u last_retire_ns %llu last_sent_after %u reorder %u\n",
 		   qp->ibqp.qp_num, qp->attr.dest_qp_num, s->n, s->rotation,
-		   s->min_active, s->last_retire_ns, qp->req.reo_thresh);
+		   s->min_active, s->last_retire_ns, s->last_sent_after,
+		   qp->req.reo_thresh);
 	seq_puts(m, "  slot plane ev         state        tx_pkts    retx   losses  ecn      retired  age_us\n");
 	for (i = 0; i < s->n; i++) {
 		const struct mrc_ev *e = &s->ev[i];

@@ -365,7 +365,7 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 	struct mrc_evset *s = qp->evs;
 	u64 t0 = ktime_get_ns();
-	u32 old = ev;
+	u32 old = ev, after;
 	u8 pl, slot;
 
 	if (!e)
@@ -376,6 +376,7 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 		return;
 	pl = e->plane;
 	slot = mrc_ev_slot(ev);
+	after = e->suspect ? e->tx_seq - e->signal_seq : 0;
 	e->suspect = 0;
 	if (!s->nbackup[pl] &&
 	    mrc_ev_count_state(qp, MRC_EV_STATE_GOOD) <= s->min_active) {
@@ -402,8 +403,9 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 	}
 	mrc_ev_arm_probes(qp);
 	s->last_retire_ns = ktime_get_ns() - t0;
+	s->last_sent_after = after;
 	trace_mrc_ev_retire(qp->ibqp.qp_num, old, e->value, s->last_retire_ns,
-			    why);
+			    after, why);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_retire);
 
@@ -423,7 +425,11 @@ void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 {
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 
-	if (e && ++e->suspect >= MRC_EV_SUSPECT_MAX)
+	if (!e)
+		return;
+	if (!e->suspect)
+		e->signal_seq = e->tx_seq;
+	if (++e->suspect >= MRC_EV_SUSPECT_MAX)
 		mrc_ev_retire(qp, ev, why);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_suspect);

@@ -95,6 +95,8 @@ static inline u32 mrc_ev_flow_label(u32 value)
  * @probe_ok: probe answers since it went ASSUMED_BAD
  * @suspect: packets overdue by PSN distance since the path was last heard
  * @tx_seq: packets sent on @value, the sender's per-EV order
+ * @signal_seq: @tx_seq at the first of those overdue packets (valid while
+ *	@suspect): what was sprayed onto the path after its first loss signal
  * @acked_seq: one past the highest @tx_seq acknowledged: a packet with a
  *	lower sequence still missing was lost on this path, since one EV is
  *	one FIFO path
@@ -109,6 +111,7 @@ struct mrc_ev {
 	u8 probe_ok;
 	u8 suspect;
 	u32 tx_seq;
+	u32 signal_seq;
 	u32 acked_seq;
 	ktime_t changed;
 	unsigned long probe_at;
@@ -199,6 +202,8 @@ struct mrc_path {
  *	acknowledged sequence, so later holes of one SACK on it still count
  * @last_retire_ns: time the last retirement took inside its caller, for
  *	the benchmark: from the loss signal to the new entropy in the slot
+ * @last_sent_after: packets the last retired EV was given after its first
+ *	loss signal (0 when the signal itself retired it), for the benchmark
  * @waiter: the controller's probe in flight, at most one per QP
  * @srv6: the SRv6 paths of the QP's destination, NULL to send plain UDP;
  *	set under the QP lock, read by the TX path under RCU
@@ -224,6 +229,7 @@ struct mrc_evset {
 	u32 gone_value;
 	u32 gone_acked;
 	u64 last_retire_ns;
+	u32 last_sent_after;
 	struct mrc_ev_probe_wait *waiter;
 	struct mrc_srv6_dst __rcu *srv6;
 };

@@ -44,22 +44,25 @@ TRACE_EVENT(mrc_ev_state,
 			 { MRC_EV_WHY_TIMEOUT, "timeout" })
 
 TRACE_EVENT(mrc_ev_retire,
-	    TP_PROTO(u32 qpn, u32 old_ev, u32 new_ev, u64 took_ns, u8 why),
-	    TP_ARGS(qpn, old_ev, new_ev, took_ns, why),
+	    TP_PROTO(u32 qpn, u32 old_ev, u32 new_ev, u64 took_ns, u32 after,
+		     u8 why),
+	    TP_ARGS(qpn, old_ev, new_ev, took_ns, after, why),
 	    TP_STRUCT__entry(__field(u32, qpn)
 			     __field(u32, old_ev)
 			     __field(u32, new_ev)
 			     __field(u64, took_ns)
+			     __field(u32, after)
 			     __field(u8, why)),
 	    TP_fast_assign(__entry->qpn = qpn;
 			   __entry->old_ev = old_ev;
 			   __entry->new_ev = new_ev;
 			   __entry->took_ns = took_ns;
+			   __entry->after = after;
 			   __entry->why = why;),
-	    TP_printk("qpn=%u plane=%u ev=%#x replaced by %#x in %llu ns (%s)",
+	    TP_printk("qpn=%u plane=%u ev=%#x replaced by %#x in %llu ns (%s), %u sent since the first loss signal",
 		      __entry->qpn, __entry->old_ev >> 24, __entry->old_ev,
 		      __entry->new_ev, __entry->took_ns,
-		      mrc_show_ev_why(__entry->why))
+		      mrc_show_ev_why(__entry->why), __entry->after)
 );
 
 #endif /* _MRC_TRACE_H */

@@ -1172,6 +1172,51 @@ static void ev_suspect_twice_retires(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
 }
 
+/*
+ * What a path was given between its first loss signal and its retirement
+ * is the benchmark's "sprayed onto a dead EV" figure: counted from the
+ * first overdue packet; nothing when the signal itself retires the path.
+ */
+static void ev_retire_counts_sent_after_signal(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 k = 12;
+	struct mrc_ev *e = &s->ev[k];
+	u32 value = e->value, ev, i;
+
+	for (i = 0; i < 4; i++)
+		ev_send(f, k, &ev);
+	KUNIT_EXPECT_EQ(test, ev, value);
+	ev_suspect(f, value);
+	for (i = 0; i < 3; i++)
+		ev_send(f, k, &ev);
+	ev_suspect(f, value);
+	KUNIT_EXPECT_NE(test, e->value, value);
+	KUNIT_EXPECT_EQ(test, s->last_sent_after, 3);
+
+	/* A suspicion cleared by news from the path starts the count again. */
+	value = e->value;
+	ev_send(f, k, &ev);
+	ev_suspect(f, value);
+	ev_acked(f, value, 0);
+	ev_send(f, k, &ev);
+	ev_suspect(f, value);
+	ev_send(f, k, &ev);
+	ev_send(f, k, &ev);
+	ev_suspect(f, value);
+	KUNIT_EXPECT_NE(test, e->value, value);
+	KUNIT_EXPECT_EQ(test, s->last_sent_after, 2);
+
+	/* A later packet on the path acknowledged: retired at the signal. */
+	value = e->value;
+	for (i = 0; i < 5; i++)
+		ev_send(f, k, &ev);
+	ev_retire(f, value);
+	KUNIT_EXPECT_NE(test, e->value, value);
+	KUNIT_EXPECT_EQ(test, s->last_sent_after, 0);
+}
+
 static void ev_skip_sits_out_one_turn(struct kunit *test)
 {
 	struct tf *f = test->priv;
@@ -1911,6 +1956,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_denied_stays_denied),
 	KUNIT_CASE(ev_loss_attribution),
 	KUNIT_CASE(ev_suspect_twice_retires),
+	KUNIT_CASE(ev_retire_counts_sent_after_signal),
 	KUNIT_CASE(ev_skip_sits_out_one_turn),
 	KUNIT_CASE(ev_probe_answers_recover),
 	KUNIT_CASE(ev_home_resumes_order),

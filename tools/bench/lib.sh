@@ -90,6 +90,16 @@ bench_retire()
 			else printf "retire (%s): none\n", s }'
 }
 
+# bench_late RAW NAME: the "A NAME packets" lines: what retired EVs were given after
+# their first loss signal, in total and at most on one EV, against one send window
+bench_late()
+{
+	awk -v s="$2" '$1 == "A" && $2 == s { n++; t += $3; if ($3 > m) m = $3 } END {
+		if (n) printf "late (%s): %d packets sprayed onto %d dead EVs after their first loss signal, at most %d on one (target <= one window, 256)\n",
+			s, t, n, m
+		else printf "late (%s): no EV of the failed plane retired by a loss signal\n", s }' "$1"
+}
+
 # bench_plot RAW NAME FROM PNG TITLE XLABEL: per-plane Mbit/s of the samples of NAME
 # over time from FROM (t = 0) as a PNG
 bench_plot()

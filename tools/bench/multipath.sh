@@ -10,6 +10,11 @@
 #   single    the same transfer over a one-plane device: goodput / R (the peer)
 #   retire    retirement time inside the call that saw the loss (mrc_ev_retire
 #             tracepoint), median and max, during failover and loss
+#   blackhole plane 3 silently drops everything the receiver gets on it (tc, its
+#             carrier stays up) a quarter into the transfer: goodput after / 7R
+#   late      packets sprayed onto plane 3's EVs after each one's first loss signal,
+#             during the blackhole (the same tracepoint): total and largest,
+#             against one send window (256 packets)
 #   mptcp-*   spray, failover and loss again over one MPTCP connection (8 subflows,
 #             the in-kernel path manager, tools/bench/mptcp-xfer.py), and mrc/MPTCP
 #             for each, both measured as frames leaving the sender's veths
@@ -52,15 +57,22 @@ if [ "${1:-}" = --guest ]; then
 	done; }
 	# wire_sent: bytes the veths of $H2 have sent, all planes
 	wire_sent() { local v s=0; for v in $(bench_wire_read "$wire"); do s=$((s + v)); done; echo $s; }
-	# fail_at NAME SENT: plane 3 goes down (on the receiving side, as a cable pull
-	# looks to the sender) once SENT exceeds its start by a quarter of the transfer
+	# fail_at NAME SENT [HOW]: plane 3 fails once SENT exceeds its start by a
+	# quarter of the transfer: its link goes down on the receiving side (as a cable
+	# pull looks to the sender: carrier lost), or HOW does it
 	fail_at() {
 		local start
 		past() { [ "$("$1")" -gt "$2" ]; }
 		start=$("$2")
 		wait_until 600 past "$2" $((start + bytes / 4))
 		echo "D $1 $(date +%s.%N)"
-		ip -n "$H1" link set p3 down
+		if [ -n "$3" ]; then "$3"; else ip -n "$H1" link set p3 down; fi
+	}
+	# plane 3 silently loses every packet the receiver gets on it: only the
+	# transport's loss signals can tell
+	blackhole3() {
+		tc -n "$H1" qdisc add dev p3 clsact &&
+			tc -n "$H1" filter add dev p3 ingress matchall action drop
 	}
 	plane3_up() {
 		ip -n "$H1" link set p3 up
@@ -95,6 +107,15 @@ if [ "${1:-}" = --guest ]; then
 		wait "$fpid"
 		plane3_up
 		grep -o 'in [0-9]* ns' "$tracing/trace" | awk '{ print "T failover", $2 }'
+		echo > "$tracing/trace"
+		fail_at blackhole mrc_sent blackhole3 &
+		fpid=$!
+		run blackhole
+		wait "$fpid"
+		tc -n "$H1" qdisc del dev p3 clsact
+		grep -o 'in [0-9]* ns' "$tracing/trace" | awk '{ print "T blackhole", $2 }'
+		sed -nE 's/.* plane=3 .*, ([0-9]+) sent since the first loss signal$/A blackhole \1/p' \
+			"$tracing/trace"
 		echo > "$tracing/trace"
 		shape loss 1%
 		run loss
@@ -188,10 +209,14 @@ if [ "$only" != mptcp ]; then
 	loss=$(goodput loss) single=$(goodput single)
 	echo "spray:    $spray Mbit/s, / 8R = $(ratio "$spray" $((8 * rate))) (target >= 0.95)"
 	echo "failover: $failover Mbit/s after plane 3 went down, / 7R = $(ratio "$failover" $((7 * rate))) (target >= 0.90)"
+	blackhole=$(goodput blackhole "$(down blackhole)")
+	echo "blackhole: $blackhole Mbit/s after plane 3 went silent, / 7R = $(ratio "$blackhole" $((7 * rate)))"
 	echo "loss 1%:  $loss Mbit/s, / 8R = $(ratio "$loss" $((8 * rate))) (target >= 0.70)"
 	echo "single:   $single Mbit/s over one plane, / R = $(ratio "$single" "$rate")"
 	bench_retire "$raw" failover
+	bench_retire "$raw" blackhole
 	bench_retire "$raw" loss
+	bench_late "$raw" blackhole
 	echo "(mrc's rates are its ports' tx_bytes: mrc packets with their headers and"
 	echo " retransmissions, without UDP, IP and Ethernet)"
 	bench_plot "$raw" failover "$(down failover)" "$out/multipath-failover.png" \
