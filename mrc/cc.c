@@ -101,6 +101,26 @@ int mrc_cc_ack(struct mrc_cc *cc, u32 bytes, bool ecn, u32 rtt_us)
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_cc_ack);
 
+/**
+ * mrc_cc_penalty() - the responder is pressed (its CPU's backlog fills)
+ * @cc: the QP's state
+ * @bytes: what the SACK carrying the penalty newly acknowledged
+ * @penalty: 1 .. MRC_SACK_PENALTY_MAX
+ *
+ * The window gives up penalty/128 of @bytes, on top of what the SACK's
+ * quadrant did: a receiver that cannot keep up is not a congested path,
+ * so neither skipping EVs nor the delay signal answers it, and a cut by
+ * what is acknowledged shrinks the window for as long as the pressure
+ * lasts and no longer.
+ */
+void mrc_cc_penalty(struct mrc_cc *cc, u32 bytes, u8 penalty)
+{
+	u32 cut = div_u64((u64)bytes * penalty, MRC_SACK_PENALTY_MAX + 1);
+
+	cc->cwnd = max(cc->cwnd - min(cut, cc->cwnd), cc->min_cwnd);
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_cc_penalty);
+
 /* The window in packets of @mtu bytes, at least one. */
 u32 mrc_cc_window(const struct mrc_cc *cc, u32 mtu)
 {

@@ -363,6 +363,7 @@ void mrc_ccprof_defaults(struct mrc_ccprof_cfg *cfg);
 /* cc.c */
 void mrc_cc_init(struct mrc_cc *cc, const struct mrc_ccprof_cfg *cfg);
 int mrc_cc_ack(struct mrc_cc *cc, u32 bytes, bool ecn, u32 rtt_us);
+void mrc_cc_penalty(struct mrc_cc *cc, u32 bytes, u8 penalty);
 u32 mrc_cc_window(const struct mrc_cc *cc, u32 mtu);
 u64 mrc_ev_format_max(u8 format);
 int mrc_ev_entries_check(u8 format, const u64 *entries, u32 n,

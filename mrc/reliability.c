@@ -22,6 +22,32 @@ struct sk_buff *mrc_rel_ctl_skb(struct mrc_qp *qp, const struct mrc_hdrs *c)
 }
 
 /**
+ * mrc_rel_penalty() - the receiver penalty for a backlog this full
+ * @qlen: packets waiting in the receiving CPU's backlog (both its queues)
+ * @max: the backlog's limit (netdev_max_backlog)
+ *
+ * A soft provider's receiver is pressed when its CPU cannot keep up: the
+ * packets it has not processed yet wait in the CPU's backlog (where veth
+ * and netif_rx() put them), which drops once full.  Nothing below half
+ * full; from there the penalty rises linearly to the maximum at full, so
+ * three quarters full asks senders to give up half of what is acked.
+ * (A NAPI NIC's packets never wait there: over one, the penalty stays 0.)
+ *
+ * Return: 0 .. MRC_SACK_PENALTY_MAX.
+ */
+u8 mrc_rel_penalty(u32 qlen, u32 max)
+{
+	u64 over;
+
+	if (!max || (u64)qlen * 2 <= max)
+		return 0;
+	over = (u64)qlen * 2 - max;
+	return min_t(u64, MRC_SACK_PENALTY_MAX,
+		     div_u64(over * (MRC_SACK_PENALTY_MAX + 1), max));
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_rel_penalty);
+
+/**
  * mrc_rel_sack() - a SACK of the responder's state, answering @h
  * @qp: the QP, locked
  * @h: the packet that triggered it (its EV, timestamp, probe token echo)
@@ -33,6 +59,7 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			     u8 sack_flags)
 {
 	struct mrc_resp *r = &qp->resp;
+	struct softnet_data *sd;
 	struct mrc_hdrs c = {};
 	u32 i;
 
@@ -62,6 +89,15 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			c.sack.bitmap |= BIT_ULL(i);
 	c.sack.ref_ev = h->ev;
 	c.sack.window = r->window;
+	/*
+	 * Under qp->lock, so still on the CPU whose backlog @h came through.
+	 * process_backlog() moves the input queue whole to process_queue and
+	 * works from there: what waits is in both.
+	 */
+	sd = this_cpu_ptr(&softnet_data);
+	c.sack.penalty = mrc_rel_penalty(skb_queue_len_lockless(&sd->input_pkt_queue) +
+					 skb_queue_len_lockless(&sd->process_queue),
+					 READ_ONCE(netdev_max_backlog));
 	r->since_sack = 0;
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_SACK_TX, 1);
 	return mrc_rel_ctl_skb(qp, &c);
@@ -304,6 +340,10 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	cuts = req->cc.decreases;
 	mrc_cc_ack(&req->cc, bytes, m == MRC_SACK_M_SKIP_ONCE,
 		   mrc_rel_rtt_sample(qp, h));
+	if (h->sack.penalty) {
+		mrc_cc_penalty(&req->cc, bytes, h->sack.penalty);
+		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_CC_PENALTIES, 1);
+	}
 	if (req->cc.decreases != cuts)
 		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_CC_DECREASES, 1);
 	if (h->sack.flags & MRC_SACK_F_PROBE)

@@ -56,6 +56,7 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_EV_FLOOR].name	= "ev_floor_held",
 	[MRC_CNT_RX_ECN_CE].name	= "rx_ecn_ce",
 	[MRC_CNT_CC_DECREASES].name	= "cc_decreases",
+	[MRC_CNT_CC_PENALTIES].name	= "cc_rcv_penalties",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_CNT_MAX);

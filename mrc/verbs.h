@@ -657,6 +657,7 @@ enum mrc_counter {
 	MRC_CNT_EV_FLOOR,
 	MRC_CNT_RX_ECN_CE,
 	MRC_CNT_CC_DECREASES,
+	MRC_CNT_CC_PENALTIES,
 	MRC_CNT_MAX
 };
 
@@ -724,6 +725,7 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			   const void *payload, struct sk_buff_head *out);
 struct sk_buff *mrc_rel_ctl_skb(struct mrc_qp *qp, const struct mrc_hdrs *c);
+u8 mrc_rel_penalty(u32 qlen, u32 max);
 struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			     u8 sack_flags);
 struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,

@@ -126,6 +126,8 @@ static int mrc_check_sack(const struct mrc_hdrs *h)
 		return -EBADMSG;
 	if (!h->sack.window || h->sack.window > MRC_PSN_WINDOW_MAX)
 		return -EBADMSG;
+	if (h->sack.penalty > MRC_SACK_PENALTY_MAX)
+		return -EBADMSG;
 	/* The bitmap may not describe PSNs the cumulative PSN already covers. */
 	if (mrc_psn_before(h->sack.sack_psn, h->sack.cum_psn))
 		return -EBADMSG;
@@ -318,7 +320,8 @@ int mrc_wire_encode(const struct mrc_hdrs *h, void *buf, size_t size)
 		s->sack_psn = cpu_to_be32(h->sack.sack_psn);
 		s->bitmap = cpu_to_be64(h->sack.bitmap);
 		s->ref_ev = cpu_to_be32(h->sack.ref_ev);
-		s->window = cpu_to_be32(h->sack.window);
+		s->window = cpu_to_be32((u32)h->sack.penalty <<
+					MRC_SACK_PENALTY_SHIFT | h->sack.window);
 		s->ref_ts = cpu_to_be64(h->sack.ref_ts);
 	}
 	if (attr & A_NACK) {
@@ -412,13 +415,18 @@ int mrc_wire_decode_hdrs(const void *pkt, size_t len, struct mrc_hdrs *h)
 	if (attr & A_SACK) {
 		const struct mrc_sack *s = (const struct mrc_sack *)p;
 		u32 cum = be32_to_cpu(s->cum_psn);
+		u32 w = be32_to_cpu(s->window);
 
 		h->sack.flags = cum >> 24;
 		h->sack.cum_psn = cum & MRC_PSN_MASK;
 		h->sack.sack_psn = be32_to_cpu(s->sack_psn);
 		h->sack.bitmap = be64_to_cpu(s->bitmap);
 		h->sack.ref_ev = be32_to_cpu(s->ref_ev);
-		h->sack.window = be32_to_cpu(s->window);
+		/* Reserved bit 31 stays: it puts the window out of range. */
+		h->sack.penalty = (w >> MRC_SACK_PENALTY_SHIFT) &
+				  MRC_SACK_PENALTY_MAX;
+		h->sack.window = w & ~((u32)MRC_SACK_PENALTY_MAX <<
+				       MRC_SACK_PENALTY_SHIFT);
 		h->sack.ref_ts = be64_to_cpu(s->ref_ts);
 	}
 	if (attr & A_NACK) {

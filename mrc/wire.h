@@ -125,6 +125,14 @@ struct mrc_immdt {
 #define MRC_SACK_F_ALL		0x3f
 
 /*
+ * Receiver penalty, bits 30..24 of mrc_sack.window: how hard the responder
+ * is pressed, 0 (not) to MRC_SACK_PENALTY_MAX; the requester gives up
+ * penalty/128 of the bytes the SACK acknowledges from its window.
+ */
+#define MRC_SACK_PENALTY_SHIFT	24
+#define MRC_SACK_PENALTY_MAX	127
+
+/*
  * Selective ACK. Every PSN before cum_psn has arrived, cum_psn itself has
  * not. Bit i (value 1 << i) of bitmap says sack_psn + i has arrived.
  */
@@ -133,7 +141,7 @@ struct mrc_sack {
 	__be32	sack_psn;	/* 31..24 reserved, 23..0 PSN of bitmap bit 0 */
 	__be64	bitmap;
 	__be32	ref_ev;		/* EV of the packet that triggered this */
-	__be32	window;		/* 31..24 reserved, 23..0 MPR in PSNs */
+	__be32	window;		/* 31 reserved, 30..24 penalty, 23..0 MPR */
 	__be64	ref_ts;		/* reflected TSETH or PROBE token, or 0 */
 } __packed;
 
@@ -227,6 +235,7 @@ struct mrc_hdrs {
 			u64	bitmap;
 			u32	ref_ev;
 			u32	window;
+			u8	penalty;	/* 0..MRC_SACK_PENALTY_MAX */
 			u64	ref_ts;
 		} sack;
 		struct {

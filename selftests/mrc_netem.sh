@@ -11,7 +11,7 @@ mrc_require_root
 mrc_require_mrcctl
 mrc_require_xfer
 mrc_require_cmds ibv_rc_pingpong ib_write_bw tc ss
-trap 'mrc_dev_pair_del; topo_destroy' EXIT
+trap 'mrc_backlog_restore; mrc_dev_pair_del; topo_destroy' EXIT
 mrc_unload
 topo_create 4 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_dev_pair 4 || exit $KSFT_FAIL
@@ -94,4 +94,18 @@ condition rx_ooo_placed delay 1ms reorder 50%
 condition rx_duplicates duplicate 5%
 condition retransmits loss 2%
 condition bad_packets corrupt 1%
+
+# A receiver that cannot keep up: veth leaves every packet in the sending CPU's
+# backlog until the softirq runs, and a backlog 64 deep overflows with one send
+# window's burst. The responder's SACKs then carry a penalty (its backlog over half
+# full), the requester's window gives up part of every acknowledgment, and the
+# transfer still completes.
+MRC_BACKLOG=$(sysctl -n net.core.netdev_max_backlog) &&
+	sysctl -qw net.core.netdev_max_backlog=64
+check "backlog 64 deep: netdev_max_backlog set" "0" "$?"
+before=$(both cc_rcv_penalties)
+check_xfer "backlog 64 deep: mrc-xfer write" -o write -s 65536 -n "$(mrc_scaled 32)" -q 8 -S 7
+check_delta "backlog 64 deep: the requester's window paid the receiver penalty (cc_rcv_penalties)" \
+	"$before" "$(both cc_rcv_penalties)"
+mrc_backlog_restore
 mrc_finish

@@ -118,6 +118,27 @@ static void cc_stays_in_bounds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CCPROF_MAX_CWND_DEFAULT);
 }
 
+/*
+ * A pressed receiver's penalty takes penalty/128 of what its SACK
+ * acknowledged off the window, down to the floor and no further.
+ */
+static void cc_receiver_penalty(struct kunit *test)
+{
+	struct mrc_cc cc;
+
+	cc_setup(&cc);
+	cc.cwnd = 100 * MTU;
+	mrc_cc_penalty(&cc, 16 * MTU, 64);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 92U * MTU);
+	mrc_cc_penalty(&cc, 16 * MTU, 1);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 92U * MTU - 128);
+	/* A SACK that acknowledges nothing new costs nothing. */
+	mrc_cc_penalty(&cc, 0, MRC_SACK_PENALTY_MAX);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 92U * MTU - 128);
+	mrc_cc_penalty(&cc, 1000 * MTU, MRC_SACK_PENALTY_MAX);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CCPROF_MIN_CWND_DEFAULT);
+}
+
 static struct kunit_case cc_cases[] = {
 	KUNIT_CASE(cc_starts_open),
 	KUNIT_CASE(cc_proportional_increase),
@@ -126,6 +147,7 @@ static struct kunit_case cc_cases[] = {
 	KUNIT_CASE(cc_decrease_scaled_by_marked_share),
 	KUNIT_CASE(cc_hold_when_marked_below_target),
 	KUNIT_CASE(cc_stays_in_bounds),
+	KUNIT_CASE(cc_receiver_penalty),
 	{}
 };
 

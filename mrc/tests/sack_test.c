@@ -312,12 +312,63 @@ static void rel_sack_beyond_psn_next_ignored(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
 }
 
+/*
+ * The receiver penalty: nothing up to a half-full backlog, then linear to
+ * the maximum at full (and past it, where netif_rx() drops).
+ */
+static void rel_penalty_from_backlog(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(0, 1000), 0);
+	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(500, 1000), 0);
+	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(501, 1000), 0);
+	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(504, 1000), 1);
+	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(750, 1000), 64);
+	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(1000, 1000), MRC_SACK_PENALTY_MAX);
+	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(1001, 1000), MRC_SACK_PENALTY_MAX);
+	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(U32_MAX, 1000),
+			MRC_SACK_PENALTY_MAX);
+	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(10, 0), 0);
+}
+
+/* A SACK carrying a penalty shrinks the window and is counted. */
+static void rel_sack_penalty_shrinks_window(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_cc *cc = &f->qp->req.cc;
+	struct mrc_hdrs h = {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = SQ_PSN,
+		.sack = { .cum_psn = SQ_PSN + 2, .sack_psn = SQ_PSN + 2,
+			  .window = MRC_WINDOW_DEFAULT,
+			  .penalty = MRC_SACK_PENALTY_MAX },
+	};
+	u32 before;
+
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 10, 0, 4 * TF_MTU);
+	tf_req_run(f);
+	cc->cwnd = 100 * TF_MTU;
+	before = cc->cwnd;
+	tf_sack_rcv(f, &h);
+	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, SQ_PSN + 2);
+	KUNIT_EXPECT_LT(test, cc->cwnd, before);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_CC_PENALTIES), 1);
+
+	/* Without one, the same kind of SACK lets the window grow. */
+	before = cc->cwnd;
+	sack(f, SQ_PSN + 4, 0);
+	KUNIT_EXPECT_GE(test, cc->cwnd, before);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_CC_PENALTIES), 1);
+}
+
 static struct kunit_case mrc_rel_cases[] = {
 	KUNIT_CASE(rel_sack_completes_in_sq_order),
 	KUNIT_CASE(rel_fast_retransmit_once),
 	KUNIT_CASE(rel_resend_not_judged_by_older_packets),
 	KUNIT_CASE(rel_spurious_retransmit_widens_reordering),
 	KUNIT_CASE(rel_sack_beyond_psn_next_ignored),
+	KUNIT_CASE(rel_penalty_from_backlog),
+	KUNIT_CASE(rel_sack_penalty_shrinks_window),
 	{}
 };
 

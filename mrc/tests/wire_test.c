@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include <linux/prandom.h>
 #include <linux/string.h>
+#include <asm/unaligned.h>
 
 #include "../psn.h"
 #include "../wire.h"
@@ -192,6 +193,7 @@ static void sample_hdrs(u8 op, struct mrc_hdrs *h)
 		h->sack.bitmap = ~0ULL;
 		h->sack.ref_ev = 0x12345678;
 		h->sack.window = MRC_PSN_WINDOW_MAX;
+		h->sack.penalty = MRC_SACK_PENALTY_MAX;
 		return;
 	case MRC_OP_NACK:
 		h->nack.reason = MRC_NACK_RNR;
@@ -290,6 +292,8 @@ static void expect_hdrs_eq(struct kunit *test, const struct mrc_hdrs *a,
 		KUNIT_EXPECT_EQ_MSG(test, a->sack.ref_ev, b->sack.ref_ev,
 				    "%s", what);
 		KUNIT_EXPECT_EQ_MSG(test, a->sack.window, b->sack.window,
+				    "%s", what);
+		KUNIT_EXPECT_EQ_MSG(test, a->sack.penalty, b->sack.penalty,
 				    "%s", what);
 		KUNIT_EXPECT_EQ_MSG(test, a->sack.ref_ts, b->sack.ref_ts,
 				    "%s", what);
@@ -533,7 +537,7 @@ static void reserved_bits_rejected(struct kunit *test)
 		{ 4, 16, 0x55 },	/* SACK flags bit 6 */
 		{ 4, 16, 0x95 },	/* SACK flags bit 7 */
 		{ 4, 20, 0x01 },	/* sack_psn bits 31..24 */
-		{ 4, 36, 0x01 },	/* window bits 31..24 */
+		{ 4, 36, 0x80 },	/* window bit 31 */
 		{ 5, 17, 0x01 },	/* NACK rsvd */
 		{ 5, 18, 0x01 },	/* NACK rsvd2 */
 		{ 5, 20, 0x01 },	/* NACK cum_psn bits 31..24 */
@@ -650,6 +654,9 @@ static void sack_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_wire_check(&h), -EBADMSG);
 	h.sack.window = MRC_PSN_WINDOW_MAX + 1;
 	KUNIT_EXPECT_EQ(test, mrc_wire_check(&h), -EBADMSG);
+	sample_hdrs(MRC_OP_SACK, &h);
+	h.sack.penalty = MRC_SACK_PENALTY_MAX + 1;
+	KUNIT_EXPECT_EQ(test, mrc_wire_check(&h), -EBADMSG);
 
 	sample_hdrs(MRC_OP_SACK, &h);
 	h.sack.flags = MRC_SACK_F_M_MASK;
@@ -676,6 +683,23 @@ static void sack_rules(struct kunit *test)
 	h.sack.bitmap = 0;
 	h.sack.sack_psn = mrc_psn_add(h.sack.cum_psn, MRC_PSN_HALF);
 	KUNIT_EXPECT_EQ(test, mrc_wire_check(&h), -EBADMSG);
+}
+
+/* The penalty shares the window's word: bits 30..24, the MPR below. */
+static void sack_penalty_beside_window(struct kunit *test)
+{
+	struct mrc_hdrs h, out;
+	size_t len;
+	u8 *pkt;
+
+	sample_hdrs(MRC_OP_SACK, &h);
+	h.sack.penalty = 64;
+	h.sack.window = 1024;
+	pkt = build_pkt(test, &h, &len);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pkt + 36), 0x40000400U);
+	KUNIT_ASSERT_EQ(test, mrc_wire_decode(pkt, len, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.sack.penalty, 64);
+	KUNIT_EXPECT_EQ(test, out.sack.window, 1024U);
 }
 
 static void nack_reasons_and_info(struct kunit *test)
@@ -788,6 +812,7 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(flags_outside_their_opcodes_rejected),
 	KUNIT_CASE(data_lengths_must_fit_the_opcode),
 	KUNIT_CASE(sack_rules),
+	KUNIT_CASE(sack_penalty_beside_window),
 	KUNIT_CASE(nack_reasons_and_info),
 	KUNIT_CASE(encode_refuses_short_buffer_and_bad_input),
 	KUNIT_CASE(mutated_packets_decode_canonically),
