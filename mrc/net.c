@@ -13,11 +13,13 @@
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <asm/unaligned.h>
+#include <net/dst.h>
 #include <net/dst_cache.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
+#include <net/neighbour.h>
 #include <net/route.h>
 #include <net/udp_tunnel.h>
 
@@ -462,6 +464,102 @@ void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
 		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list)
 {
 	mrc_net_send_path(mdev, av, dc, ev, av->flow_label, NULL, list);
+}
+
+/*
+ * Look the route up as a packet would and start resolving its next hop if
+ * the neighbour is not known yet.  Nothing waits for the answer.
+ */
+static void mrc_net_warm_one(struct net_device *ndev, struct sock *sk,
+			     const struct mrc_av *av, const struct in6_addr *da,
+			     u8 proto)
+{
+	struct dst_entry *dst = NULL;
+	struct neighbour *n;
+
+	if (av->family == AF_INET) {
+		struct flowi4 fl4 = {
+			.flowi4_oif = ndev->ifindex,
+			.flowi4_proto = IPPROTO_UDP,
+			.flowi4_tos = RT_TOS(av->tos),
+			.daddr = av->daddr.v4,
+			.saddr = av->saddr.v4,
+		};
+		struct rtable *rt = ip_route_output_key(sock_net(sk), &fl4);
+
+		if (IS_ERR(rt))
+			return;
+		dst = &rt->dst;
+		n = dst_neigh_lookup(dst, &fl4.daddr);
+	} else {
+#if IS_ENABLED(CONFIG_IPV6)
+		struct flowi6 fl6 = {
+			.flowi6_oif = ndev->ifindex,
+			.flowi6_proto = proto,
+			.daddr = *da,
+			.saddr = av->saddr.v6,
+		};
+
+		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6,
+						      NULL);
+		if (IS_ERR(dst))
+			return;
+		n = dst_neigh_lookup(dst, &fl6.daddr);
+#else
+		return;
+#endif
+	}
+	if (n) {
+		neigh_event_send(n, NULL);
+		neigh_release(n);
+	}
+	dst_release(dst);
+}
+
+/**
+ * mrc_net_warm() - start resolving the first hop of every plane of a QP
+ * @mdev: the device
+ * @paths: MRC_MAX_PLANES entries from mrc_ev_resolve()
+ * @srv6: the destination's SRv6 paths or NULL
+ *
+ * Whatever exchanged the QP's address resolved the neighbour of its own
+ * plane, the others nobody.  A QP's first burst puts part of a send window
+ * on every plane at once; on a plane whose neighbour is unresolved those
+ * packets wait in the neighbour entry, which holds unres_qlen_bytes and
+ * drops the oldest: the first packet of each of that plane's EVs is lost
+ * silently, and the loss rules read healthy paths as broken.  Resolution
+ * started when the path set is installed (modify_qp to RTR) takes one round
+ * trip on the plane, done before the peer is ready to take data.
+ *
+ * Context: process, may not hold the QP's lock.
+ */
+void mrc_net_warm(struct mrc_device *mdev, const struct mrc_path *paths,
+		  const struct mrc_srv6_dst *srv6)
+{
+	struct mrc_net *mn = mrc_net(mdev->net);
+	struct mrc_srv6_path sp;
+	struct mrc_plane *plane;
+	struct socket *sock;
+	unsigned int i;
+
+	rcu_read_lock();
+	for (i = 0; i < mdev->nports && i < MRC_MAX_PLANES; i++) {
+		const struct mrc_av *av = &paths[i].av;
+
+		plane = rcu_dereference(mdev->planes[i]);
+		sock = av->family == AF_INET6 ? mn->sock6 : mn->sock4;
+		if (!paths[i].valid || !plane || !READ_ONCE(plane->up) ||
+		    !sock)
+			continue;
+		/* Over SRv6 all paths of a plane share the first switch. */
+		if (!srv6 || av->family != AF_INET6)
+			mrc_net_warm_one(plane->ndev, sock->sk, av,
+					 &av->daddr.v6, IPPROTO_UDP);
+		else if (mrc_srv6_dst_path(srv6, i, 0, &sp))
+			mrc_net_warm_one(plane->ndev, sock->sk, av, &sp.da,
+					 IPPROTO_IPV6);
+	}
+	rcu_read_unlock();
 }
 
 /*

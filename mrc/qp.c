@@ -363,6 +363,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			if (av.family == AF_INET6)
 				srv6 = mrc_srv6_dst_get(qp->mdev,
 							&av.daddr.v6);
+			mrc_net_warm(qp->mdev, paths, srv6);
 		}
 	}
 

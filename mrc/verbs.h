@@ -29,6 +29,8 @@
 
 struct mrc_device;
 struct mrc_evset;
+struct mrc_path;
+struct mrc_srv6_dst;
 
 /* Device limits, reported by query_device and enforced by the verbs. */
 #define MRC_MAX_QP		0x10000
@@ -741,6 +743,8 @@ void mrc_net_seal(struct sk_buff *skb);
 void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
 		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list);
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list);
+void mrc_net_warm(struct mrc_device *mdev, const struct mrc_path *paths,
+		  const struct mrc_srv6_dst *srv6);
 
 /*
  * Process context that builds packets under qp->lock keeps bottom halves

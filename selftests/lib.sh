@@ -172,6 +172,22 @@ mrc_softnet_drops()
 	echo "$n"
 }
 
+# mrc_unres_discards: packets dropped while waiting for a neighbour (ARP or ND)
+# to resolve, summed over the CPUs of both tables (global, not per namespace).
+mrc_unres_discards()
+{
+	local t v n=0
+	for t in /proc/net/stat/arp_cache /proc/net/stat/ndisc_cache; do
+		[ -r "$t" ] || continue
+		for v in $(awk 'NR == 1 { for (i = 1; i <= NF; i++)
+					if ($i == "unresolved_discards") c = i; next }
+				c { print $c }' "$t"); do
+			n=$((n + 16#$v))
+		done
+	done
+	echo "$n"
+}
+
 mrc_unload()
 {
 	if [ -d /sys/module/mrc ]; then
