@@ -96,9 +96,64 @@ static void mrc_plane_update(struct mrc_plane *plane)
 		   netif_carrier_ok(plane->ndev));
 }
 
+/**
+ * mrc_dev_down_mask() - the device's planes that are down, a bit each
+ * @mdev: the device
+ *
+ * Return: bit k set when plane k is missing or down, as a port status
+ * update carries it.
+ */
+u32 mrc_dev_down_mask(struct mrc_device *mdev)
+{
+	struct mrc_plane *plane;
+	u32 i, down = 0;
+
+	rcu_read_lock();
+	for (i = 0; i < mdev->nports; i++) {
+		plane = rcu_dereference(mdev->planes[i]);
+		if (!plane || !READ_ONCE(plane->up))
+			down |= BIT(i);
+	}
+	rcu_read_unlock();
+	return down;
+}
+
+/*
+ * A plane went down or came back: every connected RC QP tells its peer, so
+ * that the peer's packets stop or start going to this port (MRC's Port
+ * Status Update, mrc_ev_port_status()).  RTNL and mrc_net.lock order the
+ * updates; one per QP, since each QP's peer applies it to that QP alone.
+ */
+static void mrc_dev_port_status(struct mrc_device *mdev)
+{
+	struct sk_buff_head out;
+	struct mrc_qp *qp;
+	unsigned long qpn;
+	u32 down, seq;
+
+	if (!mdev->registered || mdev->doomed)
+		return;
+	seq = mdev->pstat_seq + 1;
+	WRITE_ONCE(mdev->pstat_seq, seq);
+	WRITE_ONCE(mdev->pstat_ns, ktime_get_ns());
+	down = mrc_dev_down_mask(mdev);
+	__skb_queue_head_init(&out);
+	/* QPs are freed only after a grace period (qp.c). */
+	rcu_read_lock();
+	xa_for_each(&mdev->qps, qpn, qp) {
+		mrc_qp_lock_tx(qp);
+		if (!qp->dead && qp->evs && qp->state >= IB_QPS_RTR &&
+		    qp->state != IB_QPS_ERR)
+			mrc_ev_port_status(qp, seq, down, &out);
+		mrc_qp_unlock_xmit(qp, &out);
+	}
+	rcu_read_unlock();
+}
+
 /*
  * Recompute the plane's state after its netdev or its admin state changed;
- * RDMA consumers and the events group hear of a real change only.
+ * RDMA consumers, the events group and the QPs' peers hear of a real change
+ * only.
  */
 static void mrc_plane_refresh(struct mrc_plane *plane)
 {
@@ -108,6 +163,7 @@ static void mrc_plane_refresh(struct mrc_plane *plane)
 	if (plane->up != up) {
 		mrc_ib_port_event(plane->mdev, plane->index, plane->up);
 		mrc_nl_notify_plane(plane->mdev, plane);
+		mrc_dev_port_status(plane->mdev);
 	}
 }
 
@@ -426,8 +482,10 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 		mrc_ib_port_event(mdev, plane->index, false);
 		mrc_plane_remove(plane);
 		mn->genid++;
-		if (mdev->nplanes)
+		if (mdev->nplanes) {
+			mrc_dev_port_status(mdev);
 			break;
+		}
 		if (!READ_ONCE(mrc_unloading))
 			pr_info("%s: deleted, no plane left\n", mdev->name);
 		mrc_dev_unlink(mn, mdev);

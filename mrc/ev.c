@@ -30,12 +30,13 @@ static u16 mrc_ev_draw(struct mrc_evset *s)
 	return prandom_u32_state(&s->rnd) & (BIT(MRC_EV_ENTROPY_BITS) - 1);
 }
 
+/* Up here, and the peer has not said it cannot receive on it. */
 static bool mrc_ev_plane_up(struct mrc_qp *qp, u8 pl)
 {
 	struct mrc_plane *plane;
 	bool up;
 
-	if (pl >= qp->mdev->nports)
+	if (pl >= qp->mdev->nports || (qp->evs->peer_down & BIT(pl)))
 		return false;
 	rcu_read_lock();
 	plane = rcu_dereference(qp->mdev->planes[pl]);
@@ -213,6 +214,97 @@ u32 mrc_ev_next(struct mrc_qp *qp)
 	mrc_ev_sent(qp, mrc_ev_pick(qp, -1), &ev, &seq);
 	return ev;
 }
+
+/**
+ * mrc_ev_port_status() - tell the peer QP which of our planes are down
+ * @qp: the QP, locked, connected (RTR or later)
+ * @seq: the device's update count (mrc_dev_port_status())
+ * @down: bit k set: plane k is down here
+ * @out: the packets, for the caller to send unlocked
+ *
+ * Our plane being down tells our own EVs, not the peer's: without word its
+ * data or SACKs keep going out towards the dead port, and a responder never
+ * learns that its SACKs are lost.  Two copies, on two planes when two are
+ * usable, since either may be lost; a lost pair is no worse than no update,
+ * the peer then finds the plane by its own losses.
+ */
+void mrc_ev_port_status(struct mrc_qp *qp, u32 seq, u32 down,
+			struct sk_buff_head *out)
+{
+	struct mrc_hdrs c = {
+		.opcode = MRC_OP_PORT_STATUS,
+		.dqpn = qp->attr.dest_qp_num,
+		.pstat = { .seq = seq, .down = down },
+	};
+	int avoid = -1, slot, i;
+	struct sk_buff *skb;
+	u32 ev_seq;
+
+	for (i = 0; i < 2; i++) {
+		slot = mrc_ev_pick(qp, avoid);
+		mrc_ev_sent(qp, slot, &c.ev, &ev_seq);
+		avoid = mrc_ev_plane(c.ev);
+		skb = mrc_rel_ctl_skb(qp, &c);
+		if (!skb)
+			return;
+		__skb_queue_tail(out, skb);
+		mrc_count(qp->mdev, avoid, MRC_CNT_PSTAT_TX, 1);
+	}
+	qp->evs->pstat_ns = ktime_get_ns();
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_port_status);
+
+/*
+ * From the probe timer, which runs while any slot is ASSUMED_BAD, as those
+ * of a plane that is down, or one that just came back, are: the device's
+ * port status again, every MRC_PSTAT_REPEAT_MS while a plane is down and
+ * for MRC_PSTAT_HOLD_MS after the last change.  The peer applies a
+ * sequence once, so repeats only stand in for updates it never got.
+ */
+static void mrc_ev_port_status_repeat(struct mrc_qp *qp,
+				      struct sk_buff_head *out)
+{
+	struct mrc_device *mdev = qp->mdev;
+	u32 seq = READ_ONCE(mdev->pstat_seq), down = mrc_dev_down_mask(mdev);
+	u64 now = ktime_get_ns();
+
+	if (!down && (!seq || now - READ_ONCE(mdev->pstat_ns) >
+			      MRC_PSTAT_HOLD_MS * NSEC_PER_MSEC))
+		return;
+	if (now - qp->evs->pstat_ns < MRC_PSTAT_REPEAT_MS * NSEC_PER_MSEC)
+		return;
+	mrc_ev_port_status(qp, seq, down, out);
+}
+
+/**
+ * mrc_ev_peer_status() - the peer's port status arrived
+ * @qp: the QP, locked
+ * @h: the PORT_STATUS packet
+ *
+ * Its planes that are down are down for this QP: their slots go
+ * ASSUMED_BAD at their next turn and are not probed, exactly as for a plane
+ * down here.  A plane the peer has back is probed again and its EVs come
+ * back as probes succeed.  An update older than one applied is ignored.
+ *
+ * Return: true when @h was applied.
+ */
+bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h)
+{
+	struct mrc_evset *s = qp->evs;
+	u32 was;
+
+	if (!s || (s->peer_seq_valid &&
+		   (s32)(h->pstat.seq - s->peer_seq) <= 0))
+		return false;
+	s->peer_seq = h->pstat.seq;
+	s->peer_seq_valid = true;
+	was = s->peer_down;
+	s->peer_down = h->pstat.down & GENMASK(MRC_MAX_PLANES - 1, 0);
+	if (was & ~s->peer_down)
+		mrc_ev_arm_probes(qp);
+	return true;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_peer_status);
 
 /* The active slot @ev names, if it still carries that entropy. */
 static struct mrc_ev *mrc_ev_find(struct mrc_qp *qp, u32 ev)
@@ -767,6 +859,8 @@ static void mrc_ev_probe_timer(struct timer_list *t)
 				next = r->probe_at;
 		}
 	}
+	if (sending)
+		mrc_ev_port_status_repeat(qp, &out);
 	if (again)
 		mrc_ev_arm_probes_by(qp, next);
 unlock:
@@ -965,6 +1059,9 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
 	s->cursor = 0;
 	s->rotation = 0;
 	s->gone_value = MRC_EV_F_UNTRACKED;
+	/* A new address may be another peer: it has said nothing yet. */
+	s->peer_down = 0;
+	s->peer_seq_valid = false;
 	s->min_active = s->want_min_active ?
 			min_t(u32, s->want_min_active, s->n) :
 			max_t(u32, s->n / 4, 1);

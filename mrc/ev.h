@@ -26,6 +26,13 @@
 #define MRC_EV_SUSPECT_MAX	2	/* overdue packets in a row that retire */
 #define MRC_EV_PROBE_MIN_MS	2	/* first probe interval, doubled per miss */
 #define MRC_EV_PROBE_MAX_MS	512
+/*
+ * A port status goes again this often while a plane is down, and for a
+ * while after the last change: the first may have been lost, or reached a
+ * peer QP not yet ready to take it.
+ */
+#define MRC_PSTAT_REPEAT_MS	100
+#define MRC_PSTAT_HOLD_MS	1000
 #define MRC_EV_RESHUFFLE	8	/* rotations between reshuffles */
 #define MRC_EV_ENTROPY_BITS	14	/* UDP source port 0xc000 | entropy */
 
@@ -207,6 +214,11 @@ struct mrc_path {
  * @waiter: the controller's probe in flight, at most one per QP
  * @srv6: the SRv6 paths of the QP's destination, NULL to send plain UDP;
  *	set under the QP lock, read by the TX path under RCU
+ * @peer_down: planes the peer said it cannot receive on (port status):
+ *	down for this QP as if they were down here
+ * @peer_seq: sequence of the port status @peer_down came from
+ * @peer_seq_valid: a port status has been applied since the last AV
+ * @pstat_ns: when this QP last sent its device's port status
  */
 struct mrc_evset {
 	u16 n;
@@ -232,6 +244,10 @@ struct mrc_evset {
 	u32 last_sent_after;
 	struct mrc_ev_probe_wait *waiter;
 	struct mrc_srv6_dst __rcu *srv6;
+	u32 peer_down;
+	u32 peer_seq;
+	bool peer_seq_valid;
+	u64 pstat_ns;
 };
 
 /*
@@ -295,6 +311,9 @@ u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);
 int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
 		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out);
 void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token);
+void mrc_ev_port_status(struct mrc_qp *qp, u32 seq, u32 down,
+			struct sk_buff_head *out);
+bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h);
 void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
 			 int err);
 int mrc_ev_set_states(struct mrc_qp *qp, const struct mrc_ev_req *reqs, u32 n,

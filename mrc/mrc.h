@@ -210,6 +210,9 @@ struct mrc_dev_prof {
  *	interrupted QP dumps
  * @prof_lock: guards @prof for readers (QP creation and reset)
  * @prof: the settings of the profiles the device names (profile.c)
+ * @pstat_seq: port status updates sent, the sequence peers order them by;
+ *	written under RTNL and mrc_net.lock, read by the QPs without
+ * @pstat_ns: ktime_get_ns() of the last update, written with @pstat_seq
  */
 struct mrc_device {
 	struct ib_device ib;
@@ -235,6 +238,8 @@ struct mrc_device {
 	struct mutex srv6_lock; /* @srv6, @nsrv6; after mrc_net.lock */
 	struct list_head srv6;
 	u32 nsrv6;
+	u32 pstat_seq;
+	u64 pstat_ns;
 };
 
 /**
@@ -354,6 +359,7 @@ int mrc_dev_register(struct mrc_device *mdev, struct netlink_ext_ack *extack);
 int mrc_dev_del(struct mrc_net *mn, const char *name,
 		const struct nlattr *name_attr, struct netlink_ext_ack *extack);
 void mrc_plane_set_admin(struct mrc_plane *plane, bool up);
+u32 mrc_dev_down_mask(struct mrc_device *mdev);
 
 /* profile.c: pure checks, usable without locks (and from KUnit) */
 u32 mrc_evprof_min_active_default(u32 ev_count);

@@ -56,6 +56,11 @@ static void mrc_rcv_qp(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	case MRC_OP_NACK:
 		mrc_rel_nack_rcv(qp, h, out);
 		break;
+	case MRC_OP_PORT_STATUS:
+		/* The second copy, or one overtaken, changes nothing. */
+		if (mrc_ev_peer_status(qp, h))
+			mrc_count(qp->mdev, qp->av.plane, MRC_CNT_PSTAT_RX, 1);
+		break;
 	case MRC_OP_READ_RESP_FIRST:
 	case MRC_OP_READ_RESP_MIDDLE:
 	case MRC_OP_READ_RESP_LAST:

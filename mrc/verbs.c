@@ -57,6 +57,8 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_RX_ECN_CE].name	= "rx_ecn_ce",
 	[MRC_CNT_CC_DECREASES].name	= "cc_decreases",
 	[MRC_CNT_CC_PENALTIES].name	= "cc_rcv_penalties",
+	[MRC_CNT_PSTAT_TX].name	= "port_status_tx",
+	[MRC_CNT_PSTAT_RX].name	= "port_status_rx",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_CNT_MAX);

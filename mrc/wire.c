@@ -27,6 +27,7 @@
 #define A_NACK		BIT(10)
 #define A_PROBE		BIT(11)
 #define A_DETH		BIT(12)
+#define A_PSTAT		BIT(13)
 
 #define A_SEND		(A_VALID | A_METH | A_DATA | A_OFFSET | A_REQ)
 #define A_WRITE		(A_VALID | A_METH | A_DATA | A_REQ)
@@ -56,6 +57,7 @@ static const u16 mrc_op_attr[MRC_OP_COUNT] = {
 	[MRC_OP_SACK - MRC_OP_BASE]		= A_VALID | A_SACK,
 	[MRC_OP_NACK - MRC_OP_BASE]		= A_VALID | A_NACK,
 	[MRC_OP_PROBE - MRC_OP_BASE]		= A_VALID | A_PROBE,
+	[MRC_OP_PORT_STATUS - MRC_OP_BASE]	= A_VALID | A_PSTAT,
 	[MRC_OP_UD_SEND_ONLY - MRC_OP_BASE]	= A_VALID | A_DATA | A_DETH |
 						  A_FIRST | A_LAST,
 };
@@ -86,6 +88,8 @@ static u32 mrc_hdr_len_attr(u16 attr, u8 flags)
 		len += sizeof(struct mrc_probe);
 	if (attr & A_DETH)
 		len += sizeof(struct mrc_deth);
+	if (attr & A_PSTAT)
+		len += sizeof(struct mrc_pstat);
 	return len;
 }
 
@@ -233,6 +237,9 @@ int mrc_wire_check(const struct mrc_hdrs *h)
 			return mrc_check_sack(h);
 		if (attr & A_NACK)
 			return mrc_check_nack(h);
+		/* A port status is no part of the PSN sequence. */
+		if ((attr & A_PSTAT) && h->psn)
+			return -EBADMSG;
 		return 0;
 	}
 
@@ -336,6 +343,12 @@ int mrc_wire_encode(const struct mrc_hdrs *h, void *buf, size_t size)
 	}
 	if (attr & A_PROBE)
 		((struct mrc_probe *)p)->token = cpu_to_be64(h->probe.token);
+	if (attr & A_PSTAT) {
+		struct mrc_pstat *ps = (struct mrc_pstat *)p;
+
+		ps->seq = cpu_to_be32(h->pstat.seq);
+		ps->down = cpu_to_be32(h->pstat.down);
+	}
 	return len;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_wire_encode);
@@ -441,6 +454,12 @@ int mrc_wire_decode_hdrs(const void *pkt, size_t len, struct mrc_hdrs *h)
 	}
 	if (attr & A_PROBE)
 		h->probe.token = be64_to_cpu(((const struct mrc_probe *)p)->token);
+	if (attr & A_PSTAT) {
+		const struct mrc_pstat *ps = (const struct mrc_pstat *)p;
+
+		h->pstat.seq = be32_to_cpu(ps->seq);
+		h->pstat.down = be32_to_cpu(ps->down);
+	}
 
 	h->hdr_len = hlen;
 	h->payload_len = len - hlen - MRC_ICRC_LEN;

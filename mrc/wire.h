@@ -61,7 +61,8 @@ enum mrc_opcode {
 	MRC_OP_SACK			= 0xdc,
 	MRC_OP_NACK			= 0xdd,
 	MRC_OP_PROBE			= 0xde,
-	/* 0xdf reserved */
+	/* The sender's planes that are down, to one peer QP. */
+	MRC_OP_PORT_STATUS		= 0xdf,
 };
 
 #define MRC_OP_BASE	0xc0
@@ -190,6 +191,17 @@ struct mrc_probe {
 	__be64	token;		/* opaque, reflected in the SACK's ref_ts */
 } __packed;
 
+/*
+ * Port status: consumes no PSN (the BTH's is 0). Planes the sender cannot
+ * receive on, so the receiver's QP stops sending on them. seq orders the
+ * updates of one sending device (they may overtake each other on different
+ * planes); the newest wins.
+ */
+struct mrc_pstat {
+	__be32	seq;		/* the sender's update count, modulo 2^32 */
+	__be32	down;		/* bit k: the sender's plane k is down */
+} __packed;
+
 static_assert(sizeof(struct mrc_bth) == 16);
 static_assert(sizeof(struct mrc_meth) == 8);
 static_assert(sizeof(struct mrc_tseth) == 8);
@@ -198,6 +210,7 @@ static_assert(sizeof(struct mrc_immdt) == 4);
 static_assert(sizeof(struct mrc_sack) == 32);
 static_assert(sizeof(struct mrc_nack) == 16);
 static_assert(sizeof(struct mrc_probe) == 8);
+static_assert(sizeof(struct mrc_pstat) == 8);
 static_assert(sizeof(struct mrc_deth) == 8);
 
 /* Invariant CRC (CRC32C) trailer after the payload of every packet. */
@@ -247,6 +260,10 @@ struct mrc_hdrs {
 		struct {
 			u64	token;
 		} probe;
+		struct {
+			u32	seq;
+			u32	down;
+		} pstat;
 	};
 	u32	hdr_len;	/* decode output */
 	bool	ce;		/* not wire: the outer IP header was CE-marked */

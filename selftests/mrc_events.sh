@@ -4,7 +4,9 @@
 # What a controller sees of and does to the data path, over two planes: a plane set
 # admin down mid-transfer is left as if it had lost its carrier (the transfer
 # completes, the plane sends nothing more while the other carries on, dev show and a
-# PLANE_EVENT say admin down) and is taken back once admin up; EV events report the
+# PLANE_EVENT say admin down) and is taken back once admin up, and the client's port
+# status tells the server, whose QP then stops sending on that plane too (its SACKs
+# would otherwise still go there); EV events report the
 # EVs of a plane going ASSUMED_BAD (admin down, a blackhole) and probes bringing them
 # back GOOD, and only the transitions the device's EV profile asks for; QP events
 # say why a QP failed (remote access error, retries exhausted); bad PLANE_SET
@@ -80,6 +82,8 @@ check_recovered()
 client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
 # tx_pkts of the client's ports 1 and 2 (planes 0 and 1)
 client_pkts() { echo "$(mrc_counter "$H2" "$MRC_DEV2" 1 tx_pkts) $(mrc_counter "$H2" "$MRC_DEV2" 2 tx_pkts)"; }
+# tx_pkts of the server's ports 1 and 2
+server_pkts() { echo "$(mrc_counter "$H1" "$MRC_DEV1" 1 tx_pkts) $(mrc_counter "$H1" "$MRC_DEV1" 2 tx_pkts)"; }
 plane1_admin() { c2 -j dev show "$MRC_DEV2" | jq -r '.[0].planes[1] | "\(.state) \(.admin)"'; }
 
 # 8 MiB per transfer (4 in the debug VM), with the client's planes limited to
@@ -104,17 +108,21 @@ monitor_start "$H2" a_human
 	c2 plane set dev "$MRC_DEV2" plane 1 admin down || exit 1
 	wait_until 300 client_past $((start + total / 2)) || exit 1
 	client_pkts >"$mon/pkts_before"
+	server_pkts >"$mon/spkts_before"
 	c2 dev show "$MRC_DEV2" >"$mon/show_down"
 	touch "$mon/down"
 ) &
 watcher=$!
 qp_err0=$(mrc_counter_sum "$H2" "$MRC_DEV2" qp_errors)
+pstat_rx0=$(mrc_counter_sum "$H1" "$MRC_DEV1" port_status_rx)
+pstat_tx0=$(mrc_counter_sum "$H2" "$MRC_DEV2" port_status_tx)
 check_xfer "admin down mid-transfer: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 11
 [ -e "$mon/down" ] || kill "$watcher" 2>/dev/null
 wait "$watcher"
 check "admin down mid-transfer: plane 1 was set down mid-transfer" "0 yes" \
 	"$? $([ -e "$mon/down" ] && echo yes)"
 client_pkts >"$mon/pkts_after"
+server_pkts >"$mon/spkts_after"
 (
 	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
 	wait_until 300 client_past $((start + total / 4)) || exit 1
@@ -138,6 +146,23 @@ if [[ $b0 =~ ^[0-9]+$ && $a0 =~ ^[0-9]+$ ]] && [ "$a0" -gt "$b0" ]; then
 else
 	mrc_fail "admin down: plane 0 carried on ($b0 -> $a0 packets)"
 fi
+# The server's SACKs took plane 1 until the client's port status said it was down.
+read -r b0 b1 <"$mon/spkts_before"
+read -r a0 a1 <"$mon/spkts_after"
+check "port status: the server sent nothing on plane 1 from half the transfer to its end" "$b1" "$a1"
+mrc_checks=$((mrc_checks + 1))
+if [[ $b0 =~ ^[0-9]+$ && $a0 =~ ^[0-9]+$ ]] && [ "$a0" -gt "$b0" ]; then
+	mrc_ok "port status: the server's plane 0 carried on ($b0 -> $a0 packets)"
+else
+	mrc_fail "port status: the server's plane 0 carried on ($b0 -> $a0 packets)"
+fi
+# Applied once per sequence and QP: down (first QP), down again (the second QP,
+# connected while plane 1 was down), up (second QP). Copies and repeats count in
+# the client's port_status_tx, two per update at least.
+check "port status: the server applied 3 updates (down, down to the new QP, up)" "3" \
+	"$(($(mrc_counter_sum "$H1" "$MRC_DEV1" port_status_rx) - pstat_rx0))"
+check "port status: the client sent at least two copies of each" "yes" \
+	"$([ $(($(mrc_counter_sum "$H2" "$MRC_DEV2" port_status_tx) - pstat_tx0)) -ge 6 ] && echo yes)"
 ifindex1=$(ip netns exec "$H2" cat /sys/class/net/p1/ifindex)
 check "admin down: dev show" \
 	"dev $MRC_DEV2 planes 2|    plane 0 netdev p0 ifindex $(ip netns exec "$H2" cat /sys/class/net/p0/ifindex) state up admin up|    plane 1 netdev p1 ifindex $ifindex1 state down admin down" \

@@ -17,7 +17,9 @@
  * on another plane, as does a second one lost on the same path.  The
  * controller's deny and undeny are checked whole before they apply, keep
  * one allowed slot, and a DENIED slot is never sent on, retired, skipped
- * or probed.  Under the STEV format each EV's flow label is the documented
+ * or probed.  A peer's port status makes its down planes down for the QP,
+ * newest sequence first, and the QP's own goes out twice, on two planes.
+ * Under the STEV format each EV's flow label is the documented
  * one-to-one function of its entropy, and the label mrc_net_xmit() puts on
  * a packet is its EV's (the AV's under UDP).
  */
@@ -1935,6 +1937,112 @@ static void ev_stev_packets_labelled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_ev_label(s, av, s->ev[slot].value), 0x12345U);
 }
 
+static bool ev_peer_status(struct tf *f, u32 seq, u32 down)
+{
+	struct mrc_hdrs h = {
+		.opcode = MRC_OP_PORT_STATUS,
+		.dqpn = f->qp->ibqp.qp_num,
+		.pstat = { .seq = seq, .down = down },
+	};
+	bool applied;
+
+	spin_lock_bh(&f->qp->lock);
+	applied = mrc_ev_peer_status(f->qp, &h);
+	spin_unlock_bh(&f->qp->lock);
+	return applied;
+}
+
+/* Two passes of picks: none lands on @pl. */
+static void ev_picks_avoid(struct tf *f, u8 pl)
+{
+	u32 i, slot;
+
+	for (i = 0; i < 2 * EV_N; i++) {
+		slot = ev_pick_slot(f, -1);
+		KUNIT_ASSERT_NE(f->test, f->qp->evs->ev[slot].plane, pl);
+	}
+}
+
+/*
+ * The peer's port status: a plane it has down is down for this QP (never
+ * picked, its slots ASSUMED_BAD once each, as for a plane down here); the
+ * second copy or an overtaken update changes nothing, also across the
+ * sequence's wrap; a plane the peer has back is probed again (its slots
+ * come back through probes, not by the update); bits beyond the planes are
+ * ignored; a new address vector forgets what the old peer said.
+ */
+static void ev_peer_status_planes(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	int runs;
+	u32 i;
+
+	KUNIT_ASSERT_TRUE(test, ev_peer_status(f, 0xfffffffe,
+					       BIT(3) | BIT(31)));
+	KUNIT_EXPECT_EQ(test, s->peer_down, BIT(3));
+	ev_picks_avoid(f, 3);
+	for (i = 0; i < EV_N; i++)
+		KUNIT_EXPECT_EQ(test, s->ev[i].state,
+				s->ev[i].plane == 3 ? MRC_EV_STATE_ASSUMED_BAD :
+						      MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, 3, MRC_CNT_EV_ASSUMED_BAD),
+			EV_PER_PLANE);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD),
+			EV_PER_PLANE);
+
+	KUNIT_EXPECT_FALSE(test, ev_peer_status(f, 0xfffffffe, 0));
+	KUNIT_EXPECT_FALSE(test, ev_peer_status(f, 0xfffffff0, 0));
+	KUNIT_EXPECT_EQ(test, s->peer_down, BIT(3));
+
+	/* Newer across the wrap: plane 3 back, plane 5 down. */
+	del_timer_sync(&s->probe_timer);
+	runs = atomic_read(&ev_probe_runs);
+	KUNIT_ASSERT_TRUE(test, ev_peer_status(f, 1, BIT(5)));
+	KUNIT_EXPECT_EQ(test, s->peer_down, BIT(5));
+	KUNIT_EXPECT_TRUE(test, timer_pending(&s->probe_timer) ||
+			  atomic_read(&ev_probe_runs) != runs);
+	ev_picks_avoid(f, 5);
+	ev_picks_avoid(f, 3);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, 5, MRC_CNT_EV_ASSUMED_BAD),
+			EV_PER_PLANE);
+
+	ev_install(f, EV_N);
+	KUNIT_EXPECT_EQ(test, s->peer_down, 0U);
+	KUNIT_EXPECT_TRUE(test, ev_peer_status(f, 0, 0));
+}
+
+/*
+ * Telling the peer: two PORT_STATUS packets to the peer QP, outside the
+ * PSN sequence, on two planes, never on a plane that is down here.
+ */
+static void ev_port_status_packets(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h[2];
+	u32 i, pl;
+
+	for (pl = 1; pl < EV_PLANES; pl++)
+		if (pl != 6)
+			WRITE_ONCE(ev_plane(f, pl)->up, false);
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_port_status(f->qp, 7, 0xbe, &f->out);
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&f->out), 2U);
+	for (i = 0; i < 2; i++) {
+		tf_pop(f, &h[i]);
+		KUNIT_EXPECT_EQ(test, h[i].opcode, MRC_OP_PORT_STATUS);
+		KUNIT_EXPECT_EQ(test, h[i].dqpn, f->qp->attr.dest_qp_num);
+		KUNIT_EXPECT_EQ(test, h[i].psn, 0U);
+		KUNIT_EXPECT_EQ(test, h[i].pstat.seq, 7U);
+		KUNIT_EXPECT_EQ(test, h[i].pstat.down, 0xbeU);
+		pl = mrc_ev_plane(h[i].ev);
+		KUNIT_EXPECT_TRUE(test, pl == 0 || pl == 6);
+	}
+	KUNIT_EXPECT_NE(test, mrc_ev_plane(h[0].ev), mrc_ev_plane(h[1].ev));
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_PSTAT_TX), 2);
+}
+
 static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_install_splits_planes),
 	KUNIT_CASE(ev_install_spares_distinct),
@@ -1949,6 +2057,8 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_pick_avoided_plane_rotates),
 	KUNIT_CASE(ev_pick_plane_down),
 	KUNIT_CASE(ev_pick_fallback_live_plane),
+	KUNIT_CASE(ev_peer_status_planes),
+	KUNIT_CASE(ev_port_status_packets),
 	KUNIT_CASE(ev_retire_takes_spare),
 	KUNIT_CASE(ev_retire_without_spare_and_floor),
 	KUNIT_CASE(ev_retire_srv6_avoids_dead_path),

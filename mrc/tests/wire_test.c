@@ -111,6 +111,17 @@ static const u8 vec_probe[] = {
 	0xa7, 0x13, 0x42, 0xf9,
 };
 
+/* PORT_STATUS: no PSN; planes 2 and 7 of the sender down. */
+static const u8 vec_port_status[] = {
+	0xdf, 0x00, 0x01, 0x00,
+	0x00, 0x00, 0x00, 0x88,
+	0x00, 0x00, 0x00, 0x00,
+	0x03, 0x00, 0x00, 0x2a,
+	0xff, 0xff, 0xff, 0xfe,				/* seq */
+	0x00, 0x00, 0x00, 0x84,				/* down */
+	0xfc, 0x15, 0x99, 0x8c,
+};
+
 #define VEC(v)	.name = #v, .bytes = v, .len = sizeof(v)
 
 static const struct wire_vector wire_vectors[] = {
@@ -154,6 +165,10 @@ static const struct wire_vector wire_vectors[] = {
 		.opcode = MRC_OP_PROBE, .dqpn = 0x77, .psn = 0x200,
 		.ev = 0x00c0ffee, .probe = { .token = 0x1122334455667788ULL },
 		.hdr_len = 24 } },
+	{ VEC(vec_port_status), .hdrs = {
+		.opcode = MRC_OP_PORT_STATUS, .dqpn = 0x88, .ev = 0x0300002a,
+		.pstat = { .seq = 0xfffffffe, .down = 0x84 },
+		.hdr_len = 24 } },
 };
 
 static const u8 all_opcodes[] = {
@@ -163,7 +178,7 @@ static const u8 all_opcodes[] = {
 	MRC_OP_WRITE_LAST_IMM, MRC_OP_WRITE_ONLY, MRC_OP_WRITE_ONLY_IMM,
 	MRC_OP_READ_REQ, MRC_OP_READ_RESP_FIRST, MRC_OP_READ_RESP_MIDDLE,
 	MRC_OP_READ_RESP_LAST, MRC_OP_READ_RESP_ONLY,
-	MRC_OP_SACK, MRC_OP_NACK, MRC_OP_PROBE,
+	MRC_OP_SACK, MRC_OP_NACK, MRC_OP_PROBE, MRC_OP_PORT_STATUS,
 };
 
 static bool op_is(u8 op, u8 a, u8 b, u8 c, u8 d)
@@ -203,6 +218,11 @@ static void sample_hdrs(u8 op, struct mrc_hdrs *h)
 		return;
 	case MRC_OP_PROBE:
 		h->probe.token = ~0ULL;
+		return;
+	case MRC_OP_PORT_STATUS:
+		h->psn = 0;
+		h->pstat.seq = ~0U;
+		h->pstat.down = ~0U;
 		return;
 	}
 
@@ -308,6 +328,11 @@ static void expect_hdrs_eq(struct kunit *test, const struct mrc_hdrs *a,
 	} else if (a->opcode == MRC_OP_PROBE) {
 		KUNIT_EXPECT_EQ_MSG(test, a->probe.token, b->probe.token,
 				    "%s", what);
+	} else if (a->opcode == MRC_OP_PORT_STATUS) {
+		KUNIT_EXPECT_EQ_MSG(test, a->pstat.seq, b->pstat.seq,
+				    "%s", what);
+		KUNIT_EXPECT_EQ_MSG(test, a->pstat.down, b->pstat.down,
+				    "%s", what);
 	}
 }
 
@@ -343,9 +368,10 @@ static void hdr_len_follows_opcode_and_tseth(struct kunit *test)
 		{ MRC_OP_WRITE_ONLY_IMM, 44 },	{ MRC_OP_READ_REQ, 40 },
 		{ MRC_OP_READ_RESP_ONLY, 40 },	{ MRC_OP_SACK, 48 },
 		{ MRC_OP_NACK, 32 },		{ MRC_OP_PROBE, 24 },
+		{ MRC_OP_PORT_STATUS, 24 },
 	};
-	static const u8 unknown[] = { 0x00, 0x06, 0xbf, 0xd1, 0xdb, 0xdf,
-				      0xe0, 0xff };
+	static const u8 unknown[] = { 0x00, 0x06, 0xbf, 0xd1, 0xdb, 0xe0,
+				      0xff };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
@@ -510,8 +536,8 @@ static void icrc_catches_every_single_bit_flip(struct kunit *test)
 static void unknown_version_or_opcode_is_eproto(struct kunit *test)
 {
 	static const u8 versions[] = { 0, 2, 0xf1, 0xff };
-	static const u8 opcodes[] = { 0x00, 0x0a, 0xbf, 0xd1, 0xdb, 0xdf,
-				      0xe0, 0xff };
+	static const u8 opcodes[] = { 0x00, 0x0a, 0xbf, 0xd1, 0xdb, 0xe0,
+				      0xff };
 	const struct wire_vector *v = &wire_vectors[0];
 	unsigned int i;
 
@@ -627,6 +653,10 @@ static void data_lengths_must_fit_the_opcode(struct kunit *test)
 	EXPECT_BAD(MRC_OP_PROBE, h.payload_len = 1);
 	EXPECT_BAD(MRC_OP_PROBE, h.dqpn = MRC_PSN_MASK + 1);
 	EXPECT_BAD(MRC_OP_PROBE, h.psn = ~0U);
+	/* A port status is outside the PSN sequence, and carries no data. */
+	EXPECT_BAD(MRC_OP_PORT_STATUS, h.psn = 1);
+	EXPECT_BAD(MRC_OP_PORT_STATUS, h.payload_len = 4);
+	EXPECT_BAD(MRC_OP_PORT_STATUS, h.msn = 1);
 #undef EXPECT_BAD
 
 	/* Zero-length messages are legal. */
