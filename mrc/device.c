@@ -121,8 +121,9 @@ u32 mrc_dev_down_mask(struct mrc_device *mdev)
 /*
  * A plane went down or came back: every connected RC QP tells its peer, so
  * that the peer's packets stop or start going to this port (MRC's Port
- * Status Update, mrc_ev_port_status()).  RTNL and mrc_net.lock order the
- * updates; one per QP, since each QP's peer applies it to that QP alone.
+ * Status Update, mrc_ev_port_status()), and probes its paths at once.
+ * RTNL and mrc_net.lock order the updates; one per QP, since each QP's
+ * peer applies it to that QP alone.
  */
 static void mrc_dev_port_status(struct mrc_device *mdev)
 {
@@ -144,7 +145,7 @@ static void mrc_dev_port_status(struct mrc_device *mdev)
 		mrc_qp_lock_tx(qp);
 		if (!qp->dead && qp->evs && qp->state >= IB_QPS_RTR &&
 		    qp->state != IB_QPS_ERR)
-			mrc_ev_port_status(qp, seq, down, &out);
+			mrc_ev_planes_changed(qp, seq, down, &out);
 		mrc_qp_unlock_xmit(qp, &out);
 	}
 	rcu_read_unlock();

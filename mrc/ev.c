@@ -254,6 +254,25 @@ void mrc_ev_port_status(struct mrc_qp *qp, u32 seq, u32 down,
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_port_status);
 
+/**
+ * mrc_ev_planes_changed() - a plane of the QP's device went down or came back
+ * @qp: the QP, locked, connected (RTR or later)
+ * @seq: the device's update count
+ * @down: its planes that are down now
+ * @out: the port status packets, for the caller to send unlocked
+ *
+ * The peer hears of it, and the probes run now: while a plane was down its
+ * slots' probes waited, and the timer slept up to MRC_EV_PROBE_MAX_MS; a
+ * plane that came back should not wait that long to carry traffic again.
+ */
+void mrc_ev_planes_changed(struct mrc_qp *qp, u32 seq, u32 down,
+			   struct sk_buff_head *out)
+{
+	mrc_ev_port_status(qp, seq, down, out);
+	mrc_ev_arm_probes(qp);
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_planes_changed);
+
 /*
  * From the probe timer, which runs while any slot is ASSUMED_BAD, as those
  * of a plane that is down, or one that just came back, are: the device's

@@ -313,6 +313,8 @@ int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
 void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token);
 void mrc_ev_port_status(struct mrc_qp *qp, u32 seq, u32 down,
 			struct sk_buff_head *out);
+void mrc_ev_planes_changed(struct mrc_qp *qp, u32 seq, u32 down,
+			   struct sk_buff_head *out);
 bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h);
 void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
 			 int err);

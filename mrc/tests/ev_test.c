@@ -2013,21 +2013,27 @@ static void ev_peer_status_planes(struct kunit *test)
 }
 
 /*
- * Telling the peer: two PORT_STATUS packets to the peer QP, outside the
- * PSN sequence, on two planes, never on a plane that is down here.
+ * A plane of the device changed: two PORT_STATUS packets to the peer QP,
+ * outside the PSN sequence, on two planes, never on a plane that is down
+ * here; and the probes run now, not when the backoff of a dead plane says.
  */
 static void ev_port_status_packets(struct kunit *test)
 {
 	struct tf *f = test->priv;
 	struct mrc_hdrs h[2];
+	int runs;
 	u32 i, pl;
 
 	for (pl = 1; pl < EV_PLANES; pl++)
 		if (pl != 6)
 			WRITE_ONCE(ev_plane(f, pl)->up, false);
+	del_timer_sync(&f->qp->evs->probe_timer);
+	runs = atomic_read(&ev_probe_runs);
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_port_status(f->qp, 7, 0xbe, &f->out);
+	mrc_ev_planes_changed(f->qp, 7, 0xbe, &f->out);
 	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_TRUE(test, timer_pending(&f->qp->evs->probe_timer) ||
+			  atomic_read(&ev_probe_runs) != runs);
 	KUNIT_ASSERT_EQ(test, skb_queue_len(&f->out), 2U);
 	for (i = 0; i < 2; i++) {
 		tf_pop(f, &h[i]);
