@@ -278,6 +278,50 @@ static u8 mrc_net_tos(const struct mrc_av *av)
 	return (av->tos & ~INET_ECN_MASK) | INET_ECN_ECT_0;
 }
 
+/* The route of a packet of @av out of @ndev; *@saddr gets its source. */
+static struct rtable *mrc_route4(const struct mrc_av *av,
+				 struct net_device *ndev, struct sock *sk,
+				 __be32 *saddr)
+{
+	struct flowi4 fl4 = {
+		.flowi4_oif = ndev->ifindex,
+		.flowi4_proto = IPPROTO_UDP,
+		.flowi4_tos = RT_TOS(av->tos),
+		.daddr = av->daddr.v4,
+		.saddr = av->saddr.v4,
+	};
+	struct rtable *rt = ip_route_output_key(sock_net(sk), &fl4);
+
+	if (!IS_ERR(rt))
+		*saddr = fl4.saddr;
+	return rt;
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+/*
+ * The route of a packet of @av to @da (the peer, or over SRv6 the path's
+ * first carrier, @proto IPPROTO_IPV6) out of @ndev; *@saddr gets its source.
+ */
+static struct dst_entry *mrc_route6(const struct mrc_av *av,
+				    const struct in6_addr *da, u8 proto,
+				    struct net_device *ndev, struct sock *sk,
+				    struct in6_addr *saddr)
+{
+	struct flowi6 fl6 = {
+		.flowi6_oif = ndev->ifindex,
+		.flowi6_proto = proto,
+		.daddr = *da,
+		.saddr = av->saddr.v6,
+	};
+	struct dst_entry *dst;
+
+	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
+	if (!IS_ERR(dst))
+		*saddr = fl6.saddr;
+	return dst;
+}
+#endif
+
 static int mrc_xmit4(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
 		     struct net_device *ndev, struct sock *sk,
 		     struct sk_buff *skb)
@@ -288,18 +332,9 @@ static int mrc_xmit4(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
 	if (dc)
 		rt = dst_cache_get_ip4(dc, &saddr);
 	if (!rt) {
-		struct flowi4 fl4 = {
-			.flowi4_oif = ndev->ifindex,
-			.flowi4_proto = IPPROTO_UDP,
-			.flowi4_tos = RT_TOS(av->tos),
-			.daddr = av->daddr.v4,
-			.saddr = av->saddr.v4,
-		};
-
-		rt = ip_route_output_key(sock_net(sk), &fl4);
+		rt = mrc_route4(av, ndev, sk, &saddr);
 		if (IS_ERR(rt))
 			return PTR_ERR(rt);
-		saddr = fl4.saddr;
 		if (dc)
 			dst_cache_set_ip4(dc, &rt->dst, saddr);
 	}
@@ -320,18 +355,9 @@ static int mrc_xmit6(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
 	if (dc)
 		dst = dst_cache_get_ip6(dc, &saddr);
 	if (!dst) {
-		struct flowi6 fl6 = {
-			.flowi6_oif = ndev->ifindex,
-			.flowi6_proto = IPPROTO_UDP,
-			.daddr = av->daddr.v6,
-			.saddr = av->saddr.v6,
-		};
-
-		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6,
-						      NULL);
+		dst = mrc_route6(av, &daddr, IPPROTO_UDP, ndev, sk, &saddr);
 		if (IS_ERR(dst))
 			return PTR_ERR(dst);
-		saddr = fl6.saddr;
 		if (dc)
 			dst_cache_set_ip6(dc, dst, &saddr);
 	}
@@ -372,18 +398,10 @@ static int mrc_xmit_srv6(const struct mrc_av *av, struct dst_cache *dc,
 	if (dc)
 		dst = dst_cache_get_ip6(dc, &e.saddr);
 	if (!dst) {
-		struct flowi6 fl6 = {
-			.flowi6_oif = ndev->ifindex,
-			.flowi6_proto = IPPROTO_IPV6,
-			.daddr = sp->da,
-			.saddr = av->saddr.v6,
-		};
-
-		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6,
-						      NULL);
+		dst = mrc_route6(av, &sp->da, IPPROTO_IPV6, ndev, sk,
+				 &e.saddr);
 		if (IS_ERR(dst))
 			return PTR_ERR(dst);
-		e.saddr = fl6.saddr;
 		if (dc)
 			dst_cache_set_ip6(dc, dst, &e.saddr);
 	}
@@ -479,37 +497,26 @@ static void mrc_net_warm_one(struct net_device *ndev, struct sock *sk,
 			     const struct mrc_av *av, const struct in6_addr *da,
 			     u8 proto)
 {
-	struct dst_entry *dst = NULL;
+	struct dst_entry *dst;
 	struct neighbour *n;
 
 	if (av->family == AF_INET) {
-		struct flowi4 fl4 = {
-			.flowi4_oif = ndev->ifindex,
-			.flowi4_proto = IPPROTO_UDP,
-			.flowi4_tos = RT_TOS(av->tos),
-			.daddr = av->daddr.v4,
-			.saddr = av->saddr.v4,
-		};
-		struct rtable *rt = ip_route_output_key(sock_net(sk), &fl4);
+		struct rtable *rt;
+		__be32 saddr;
 
+		rt = mrc_route4(av, ndev, sk, &saddr);
 		if (IS_ERR(rt))
 			return;
 		dst = &rt->dst;
-		n = dst_neigh_lookup(dst, &fl4.daddr);
+		n = dst_neigh_lookup(dst, &av->daddr.v4);
 	} else {
 #if IS_ENABLED(CONFIG_IPV6)
-		struct flowi6 fl6 = {
-			.flowi6_oif = ndev->ifindex,
-			.flowi6_proto = proto,
-			.daddr = *da,
-			.saddr = av->saddr.v6,
-		};
+		struct in6_addr saddr;
 
-		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6,
-						      NULL);
+		dst = mrc_route6(av, da, proto, ndev, sk, &saddr);
 		if (IS_ERR(dst))
 			return;
-		n = dst_neigh_lookup(dst, &fl6.daddr);
+		n = dst_neigh_lookup(dst, da);
 #else
 		return;
 #endif

@@ -584,11 +584,30 @@ static void ev_pick_avoided_plane_rotates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_cnt(f, p, MRC_CNT_EV_ASSUMED_BAD), 0);
 }
 
+/*
+ * Every slot of plane @pl, and only those, is ASSUMED_BAD, each counted
+ * once, when it was found on the dead plane.
+ */
+static void ev_expect_plane_bad(struct tf *f, u8 pl)
+{
+	struct mrc_evset *s = f->qp->evs;
+	u32 i;
+
+	for (i = 0; i < EV_N; i++)
+		KUNIT_EXPECT_EQ(f->test, s->ev[i].state,
+				s->ev[i].plane == pl ? MRC_EV_STATE_ASSUMED_BAD :
+						       MRC_EV_STATE_GOOD);
+	KUNIT_EXPECT_EQ(f->test, ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD),
+			EV_PER_PLANE);
+	KUNIT_EXPECT_EQ(f->test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD),
+			EV_PER_PLANE);
+}
+
 static void ev_pick_plane_down(struct kunit *test)
 {
 	struct tf *f = test->priv;
 	struct mrc_evset *s = f->qp->evs;
-	u32 i, slot, pl;
+	u32 i, slot;
 
 	WRITE_ONCE(ev_plane(f, 3)->up, false);
 	/* Two passes: every slot of plane 3 is met at least once. */
@@ -596,18 +615,7 @@ static void ev_pick_plane_down(struct kunit *test)
 		slot = ev_pick_slot(f, -1);
 		KUNIT_ASSERT_NE(test, s->ev[slot].plane, 3);
 	}
-	for (i = 0; i < EV_N; i++)
-		KUNIT_EXPECT_EQ(test, s->ev[i].state,
-				s->ev[i].plane == 3 ? MRC_EV_STATE_ASSUMED_BAD :
-						      MRC_EV_STATE_GOOD);
-	/* Each slot counted once, when it was found on the dead plane. */
-	KUNIT_EXPECT_EQ(test, ev_cnt(f, 3, MRC_CNT_EV_ASSUMED_BAD),
-			EV_PER_PLANE);
-	for (pl = 0; pl < MRC_MAX_PLANES; pl++)
-		if (pl != 3)
-			KUNIT_EXPECT_EQ(test,
-					ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD),
-					0);
+	ev_expect_plane_bad(f, 3);
 	/* They are probed now. */
 	KUNIT_EXPECT_TRUE(test, timer_pending(&s->probe_timer) ||
 			  atomic_read(&ev_probe_runs));
@@ -1976,20 +1984,12 @@ static void ev_peer_status_planes(struct kunit *test)
 	struct tf *f = test->priv;
 	struct mrc_evset *s = f->qp->evs;
 	int runs;
-	u32 i;
 
 	KUNIT_ASSERT_TRUE(test, ev_peer_status(f, 0xfffffffe,
 					       BIT(3) | BIT(31)));
 	KUNIT_EXPECT_EQ(test, s->peer_down, BIT(3));
 	ev_picks_avoid(f, 3);
-	for (i = 0; i < EV_N; i++)
-		KUNIT_EXPECT_EQ(test, s->ev[i].state,
-				s->ev[i].plane == 3 ? MRC_EV_STATE_ASSUMED_BAD :
-						      MRC_EV_STATE_GOOD);
-	KUNIT_EXPECT_EQ(test, ev_cnt(f, 3, MRC_CNT_EV_ASSUMED_BAD),
-			EV_PER_PLANE);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD),
-			EV_PER_PLANE);
+	ev_expect_plane_bad(f, 3);
 
 	KUNIT_EXPECT_FALSE(test, ev_peer_status(f, 0xfffffffe, 0));
 	KUNIT_EXPECT_FALSE(test, ev_peer_status(f, 0xfffffff0, 0));
