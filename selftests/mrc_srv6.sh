@@ -95,7 +95,7 @@ check_retired_on()
 		mrc_fail "$what: retired (count plane path): $(paste -sd ' ' <<<"$got")"
 	fi
 	echo "# $what: retired (count plane path): $(paste -sd ' ' <<<"$got");" \
-		"why: $(sed -nE 's/.* ns \(([a-z]+)\)$/\1/p' "$tracing/trace" |
+		"why: $(sed -nE 's/.* ns \(([a-z]+)\).*/\1/p' "$tracing/trace" |
 			sort | uniq -c | paste -sd ' ');" \
 		"backlog drops: $(mrc_softnet_drops)"
 }
