@@ -96,14 +96,8 @@ static void mrc_plane_update(struct mrc_plane *plane)
 		   netif_carrier_ok(plane->ndev));
 }
 
-/**
- * mrc_dev_down_mask() - the device's planes that are down, a bit each
- * @mdev: the device
- *
- * Return: bit k set when plane k is missing or down, as a port status
- * update carries it.
- */
-u32 mrc_dev_down_mask(struct mrc_device *mdev)
+/* Bit k set when plane k is missing or down, as a port status carries it. */
+static u32 mrc_dev_down_mask(struct mrc_device *mdev)
 {
 	struct mrc_plane *plane;
 	u32 i, down = 0;
@@ -123,21 +117,24 @@ u32 mrc_dev_down_mask(struct mrc_device *mdev)
  * that the peer's packets stop or start going to this port (MRC's Port
  * Status Update, mrc_ev_port_status()), and probes its paths at once.
  * RTNL and mrc_net.lock order the updates; one per QP, since each QP's
- * peer applies it to that QP alone.
+ * peer applies it to that QP alone.  The sequence and mask are stored
+ * before any QP is told: a QP that connects or repeats the update reads
+ * them from there, never a plane's state that no update has carried yet
+ * (which would pair the old sequence with the new mask, and the peer would
+ * apply the change twice).
  */
 static void mrc_dev_port_status(struct mrc_device *mdev)
 {
+	u32 seq = upper_32_bits(mdev->pstat) + 1;
+	u32 down = mrc_dev_down_mask(mdev);
 	struct sk_buff_head out;
 	struct mrc_qp *qp;
 	unsigned long qpn;
-	u32 down, seq;
 
+	WRITE_ONCE(mdev->pstat, (u64)seq << 32 | down);
+	WRITE_ONCE(mdev->pstat_ns, ktime_get_ns());
 	if (!mdev->registered || mdev->doomed)
 		return;
-	seq = mdev->pstat_seq + 1;
-	WRITE_ONCE(mdev->pstat_seq, seq);
-	WRITE_ONCE(mdev->pstat_ns, ktime_get_ns());
-	down = mrc_dev_down_mask(mdev);
 	__skb_queue_head_init(&out);
 	/* QPs are freed only after a grace period (qp.c). */
 	rcu_read_lock();
@@ -383,6 +380,8 @@ int mrc_dev_new(struct net *net, const char *name,
 		RCU_INIT_POINTER(mdev->planes[i], plane);
 		mdev->nplanes++;
 	}
+	/* Sequence 0: a QP connecting now tells its peer of a plane down. */
+	mdev->pstat = mrc_dev_down_mask(mdev);
 	mdev->index = mn->next_index++;
 	list_add_tail(&mdev->list, &mn->devices);
 	mn->genid++;

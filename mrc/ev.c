@@ -278,14 +278,16 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_planes_changed);
  * of a plane that is down, or one that just came back, are: the device's
  * port status again, every MRC_PSTAT_REPEAT_MS while a plane is down and
  * for MRC_PSTAT_HOLD_MS after the last change.  The peer applies a
- * sequence once, so repeats only stand in for updates it never got.
+ * sequence once, so repeats only stand in for updates it never got; they
+ * carry the update as the device stored it, not the planes' state now.
  */
-static void mrc_ev_port_status_repeat(struct mrc_qp *qp,
-				      struct sk_buff_head *out)
+void mrc_ev_port_status_repeat(struct mrc_qp *qp, struct sk_buff_head *out)
 {
 	struct mrc_device *mdev = qp->mdev;
-	u32 seq = READ_ONCE(mdev->pstat_seq), down = mrc_dev_down_mask(mdev);
 	u64 now = ktime_get_ns();
+	u32 seq, down;
+
+	seq = mrc_dev_pstat(mdev, &down);
 
 	if (!down && (!seq || now - READ_ONCE(mdev->pstat_ns) >
 			      MRC_PSTAT_HOLD_MS * NSEC_PER_MSEC))
@@ -294,6 +296,7 @@ static void mrc_ev_port_status_repeat(struct mrc_qp *qp,
 		return;
 	mrc_ev_port_status(qp, seq, down, out);
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_port_status_repeat);
 
 /**
  * mrc_ev_peer_status() - the peer's port status arrived

@@ -315,6 +315,7 @@ void mrc_ev_port_status(struct mrc_qp *qp, u32 seq, u32 down,
 			struct sk_buff_head *out);
 void mrc_ev_planes_changed(struct mrc_qp *qp, u32 seq, u32 down,
 			   struct sk_buff_head *out);
+void mrc_ev_port_status_repeat(struct mrc_qp *qp, struct sk_buff_head *out);
 bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h);
 void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
 			 int err);

@@ -210,9 +210,12 @@ struct mrc_dev_prof {
  *	interrupted QP dumps
  * @prof_lock: guards @prof for readers (QP creation and reset)
  * @prof: the settings of the profiles the device names (profile.c)
- * @pstat_seq: port status updates sent, the sequence peers order them by;
- *	written under RTNL and mrc_net.lock, read by the QPs without
- * @pstat_ns: ktime_get_ns() of the last update, written with @pstat_seq
+ * @pstat: the device's port status: in the high half the number of updates
+ *	sent, the sequence peers order them by, in the low half the mask of
+ *	planes down it carried.  One word, so that no QP ever sends one
+ *	update's sequence with another's mask; written under RTNL and
+ *	mrc_net.lock, read by the QPs without (mrc_dev_pstat())
+ * @pstat_ns: ktime_get_ns() of the last update
  */
 struct mrc_device {
 	struct ib_device ib;
@@ -238,9 +241,18 @@ struct mrc_device {
 	struct mutex srv6_lock; /* @srv6, @nsrv6; after mrc_net.lock */
 	struct list_head srv6;
 	u32 nsrv6;
-	u32 pstat_seq;
+	u64 pstat;
 	u64 pstat_ns;
 };
+
+/* The device's last port status update: its sequence, and in @down its mask. */
+static inline u32 mrc_dev_pstat(const struct mrc_device *mdev, u32 *down)
+{
+	u64 v = READ_ONCE(mdev->pstat);
+
+	*down = lower_32_bits(v);
+	return upper_32_bits(v);
+}
 
 /**
  * struct mrc_srv6_dst - a device's SRv6 paths towards one destination
@@ -359,7 +371,6 @@ int mrc_dev_register(struct mrc_device *mdev, struct netlink_ext_ack *extack);
 int mrc_dev_del(struct mrc_net *mn, const char *name,
 		const struct nlattr *name_attr, struct netlink_ext_ack *extack);
 void mrc_plane_set_admin(struct mrc_plane *plane, bool up);
-u32 mrc_dev_down_mask(struct mrc_device *mdev);
 
 /* profile.c: pure checks, usable without locks (and from KUnit) */
 u32 mrc_evprof_min_active_default(u32 ev_count);

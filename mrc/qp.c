@@ -438,12 +438,10 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			mrc_req_run(qp, &out);
 		/* The peer hears of planes that were down before it connected. */
 		if (next == IB_QPS_RTS && cur != IB_QPS_RTS && qp->evs) {
-			u32 down = mrc_dev_down_mask(qp->mdev);
+			u32 down, seq = mrc_dev_pstat(qp->mdev, &down);
 
 			if (down)
-				mrc_ev_port_status(qp,
-						   READ_ONCE(qp->mdev->pstat_seq),
-						   down, &out);
+				mrc_ev_port_status(qp, seq, down, &out);
 		}
 	}
 	mrc_qp_unlock_xmit(qp, &out);

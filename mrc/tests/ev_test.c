@@ -2049,6 +2049,45 @@ static void ev_port_status_packets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_PSTAT_TX), 2);
 }
 
+/*
+ * The probe timer repeats the device's last update as the device stored
+ * it.  A plane already down that no update has numbered yet stays out of
+ * the repeat: sent under the old sequence, the peer would apply the change
+ * twice, once under each number.
+ */
+static void ev_port_status_repeat_stored(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+	u32 i;
+
+	WRITE_ONCE(ev_plane(f, 2)->up, false);
+	f->mdev->pstat = 0;
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_port_status_repeat(f->qp, &f->out);
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+
+	f->mdev->pstat = (u64)4 << 32 | BIT(2);
+	f->mdev->pstat_ns = ktime_get_ns();
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_port_status_repeat(f->qp, &f->out);
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&f->out), 2U);
+	for (i = 0; i < 2; i++) {
+		tf_pop(f, &h);
+		KUNIT_EXPECT_EQ(test, h.opcode, MRC_OP_PORT_STATUS);
+		KUNIT_EXPECT_EQ(test, h.pstat.seq, 4U);
+		KUNIT_EXPECT_EQ(test, h.pstat.down, BIT(2));
+	}
+
+	/* The next repeat waits MRC_PSTAT_REPEAT_MS. */
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_port_status_repeat(f->qp, &f->out);
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+}
+
 static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_install_splits_planes),
 	KUNIT_CASE(ev_install_spares_distinct),
@@ -2065,6 +2104,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_pick_fallback_live_plane),
 	KUNIT_CASE(ev_peer_status_planes),
 	KUNIT_CASE(ev_port_status_packets),
+	KUNIT_CASE(ev_port_status_repeat_stored),
 	KUNIT_CASE(ev_retire_takes_spare),
 	KUNIT_CASE(ev_retire_without_spare_and_floor),
 	KUNIT_CASE(ev_retire_srv6_avoids_dead_path),
