@@ -99,16 +99,11 @@ static void mrc_plane_update(struct mrc_plane *plane)
 /* Bit k set when plane k is missing or down, as a port status carries it. */
 static u32 mrc_dev_down_mask(struct mrc_device *mdev)
 {
-	struct mrc_plane *plane;
 	u32 i, down = 0;
 
-	rcu_read_lock();
-	for (i = 0; i < mdev->nports; i++) {
-		plane = rcu_dereference(mdev->planes[i]);
-		if (!plane || !READ_ONCE(plane->up))
+	for (i = 0; i < mdev->nports; i++)
+		if (!mrc_plane_up(mdev, i))
 			down |= BIT(i);
-	}
-	rcu_read_unlock();
 	return down;
 }
 

@@ -33,16 +33,8 @@ static u16 mrc_ev_draw(struct mrc_evset *s)
 /* Up here, and the peer has not said it cannot receive on it. */
 static bool mrc_ev_plane_up(struct mrc_qp *qp, u8 pl)
 {
-	struct mrc_plane *plane;
-	bool up;
-
-	if (pl >= qp->mdev->nports || (qp->evs->peer_down & BIT(pl)))
-		return false;
-	rcu_read_lock();
-	plane = rcu_dereference(qp->mdev->planes[pl]);
-	up = plane && READ_ONCE(plane->up);
-	rcu_read_unlock();
-	return up;
+	return pl < qp->mdev->nports && !(qp->evs->peer_down & BIT(pl)) &&
+	       mrc_plane_up(qp->mdev, pl);
 }
 
 /*

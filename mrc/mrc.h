@@ -245,6 +245,19 @@ struct mrc_device {
 	u64 pstat_ns;
 };
 
+/* Plane @i of @mdev is there and up (carrier, running, admin up). */
+static inline bool mrc_plane_up(struct mrc_device *mdev, u32 i)
+{
+	struct mrc_plane *plane;
+	bool up;
+
+	rcu_read_lock();
+	plane = rcu_dereference(mdev->planes[i]);
+	up = plane && READ_ONCE(plane->up);
+	rcu_read_unlock();
+	return up;
+}
+
 /* The device's last port status update: its sequence, and in @down its mask. */
 static inline u32 mrc_dev_pstat(const struct mrc_device *mdev, u32 *down)
 {

@@ -80,10 +80,10 @@ check_recovered()
 
 # Data flows from the client ($H2, $MRC_DEV2) to the server.
 client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
-# tx_pkts of the client's ports 1 and 2 (planes 0 and 1)
-client_pkts() { echo "$(mrc_counter "$H2" "$MRC_DEV2" 1 tx_pkts) $(mrc_counter "$H2" "$MRC_DEV2" 2 tx_pkts)"; }
-# tx_pkts of the server's ports 1 and 2
-server_pkts() { echo "$(mrc_counter "$H1" "$MRC_DEV1" 1 tx_pkts) $(mrc_counter "$H1" "$MRC_DEV1" 2 tx_pkts)"; }
+# plane_pkts NS DEV: tx_pkts of DEV's ports 1 and 2 (planes 0 and 1)
+plane_pkts() { echo "$(mrc_counter "$1" "$2" 1 tx_pkts) $(mrc_counter "$1" "$2" 2 tx_pkts)"; }
+client_pkts() { plane_pkts "$H2" "$MRC_DEV2"; }
+server_pkts() { plane_pkts "$H1" "$MRC_DEV1"; }
 plane1_admin() { c2 -j dev show "$MRC_DEV2" | jq -r '.[0].planes[1] | "\(.state) \(.admin)"'; }
 
 # 8 MiB per transfer (4 in the debug VM), with the client's planes limited to
