@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench-srv6: one mrc QP on the SRv6 fabric (2 hosts, 8 planes, 4 spines) whose
-# T0 uplinks from the sending host are shaped to R/4 each, so that every plane
-# carries R through its spines and the fabric 8R. Measured in one boot of the stock
-# kernel, as ratios against the capacity left:
+# T0 uplinks from the sending host are shaped to R/4 each (tbf), so that every plane
+# carries R through its spines and the fabric 8R, with an ECN-marking AQM in front of
+# each (fq_codel, target five packet times) as a switch's queue would have: after a
+# spine dies, its plane has 3R/4 for an eighth of the traffic, and only marks tell the
+# sender to move some of it to the other planes (equal spraying would stop at
+# 6R / (8R - R/4) = 0.77). Measured in one boot of the stock kernel, as ratios against
+# the capacity left:
 #   srv6      source-routed (GEN paths both ways); spine 1 of plane 0 down a
 #             quarter into the transfer: goodput after / (8R - R/4)
 #   ecmp      the same without SRv6 paths: plain UDP hashed by the T0s over the
@@ -58,12 +62,33 @@ if [ "${1:-}" = --guest ]; then
 		MRC_GID2=$(mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2)
 		MRC_SERVER_ADDR=fd00:0::1
 	}
-	# shape every uplink of the sending host's T0s to R/4
+	# Shape every uplink of the sending host's T0s to R/4, marking from a standing
+	# queue of five 1500-byte packets at that rate (48/R ms each).
+	target=$((240 / rate))
+	[ "$target" -ge 5 ] || target=5
 	for ((p = 0; p < 8; p++)); do
 		for ((s = 0; s < 4; s++)); do
-			echo "qdisc replace dev s$s root netem rate $((rate * 1000 / 4))kbit limit 10000"
+			echo "qdisc replace dev s$s root handle 1: tbf rate $((rate * 1000 / 4))kbit burst 16k latency 2s"
+			echo "qdisc replace dev s$s parent 1:1 handle 10: fq_codel ecn target ${target}ms interval $((10 * target))ms limit 10000"
 		done | tc -n "$(fabric_ns "t0p${p}h2")" -batch - || exit 1
 	done
+	# counters NAME: what moved the traffic in run NAME (client's, server's CE count)
+	counters() {
+		local c
+		for c in tx_bytes retransmits ev_skips ev_assumed_bad cc_decreases; do
+			printf ' %s=%s' "$c" "$(mrc_counter_sum "$H2" "$MRC_DEV2" "$c")"
+		done | sed "s/^/C $1/"
+		echo " rx_ecn_ce=$(mrc_counter_sum "$H1" "$MRC_DEV1" rx_ecn_ce)"
+		tc -n "$(fabric_ns t0p0h2)" -s qdisc show | awk -v n="$1" '
+			/^qdisc fq_codel/ { dev = $5 }
+			/^ Sent/ && dev { sent = $2; drop = $7 + 0 }
+			/ecn_mark/ && dev {
+				for (i = 1; i < NF; i++)
+					if ($i == "ecn_mark")
+						print "Q " n " plane0 " dev ": sent " sent " bytes, dropped " drop ", ecn_mark " $(i + 1)
+				dev = ""
+			}'
+	}
 	# run NAME FAIL: one verified transfer of $mb MiB with the sampler on; with FAIL,
 	# spine 1 of plane 0 goes down when a quarter of the data has left
 	run() {
@@ -85,6 +110,7 @@ if [ "${1:-}" = --guest ]; then
 		wait "$spid" 2>/dev/null
 		[ -n "$wpid" ] && wait "$wpid"
 		fabric_spine_up 0 1
+		counters "$1"
 		[ "$srv_rc$cli_rc" = 00 ] || echo "bench: $1: transfer failed ($srv_rc $cli_rc)"
 		echo "R $1 bytes=$bytes ok=$([ "$srv_rc$cli_rc" = 00 ] && echo 1 || echo 0)"
 	}
@@ -135,6 +161,8 @@ echo "ecmp:   $ecmp Mbit/s after the same failure, no source routing, / (8R - R/
 echo "single: $single Mbit/s, one plane, one EV, / (R/4) = $(ratio "$single" "$(awk -v r="$rate" 'BEGIN { print r / 4 }')")"
 bench_retire "$raw" srv6
 echo "(rates are bytes on the wire, headers and retransmissions included)"
+echo "what moved the traffic (client counters, the server's CE count; plane 0's shaped uplinks):"
+grep -E '^[CQ] ' "$raw" | sed 's/^[CQ] /  /'
 
 bench_plot "$raw" srv6 "$(down srv6)" "$out/srv6-spine-failure.png" \
 	"mrc over SRv6: one QP, 8 planes x 4 spines, $rate Mbit/s per plane; spine 1 of plane 0 down at t = 0" \
