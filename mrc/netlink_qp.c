@@ -46,6 +46,7 @@ struct mrc_nl_qp_snap {
 	u32 min_active;
 	u32 cwnd;
 	u32 srtt_us;
+	u32 peer_down;
 	bool stev;
 	u32 first;
 	u32 nev;
@@ -83,6 +84,7 @@ static bool mrc_nl_qp_snap(struct mrc_qp *qp, u32 qpn, u32 first,
 	snap->min_active = s ? s->min_active : 0;
 	snap->cwnd = qp->req.cc.cwnd;
 	snap->srtt_us = qp->req.srtt_us;
+	snap->peer_down = s ? s->peer_down : 0;
 	snap->stev = s && s->format == MRC_EV_FORMAT_STEV;
 	snap->first = first;
 	snap->nev = first < snap->ev_count ? snap->ev_count - first : 0;
@@ -194,7 +196,8 @@ static int mrc_nl_put_qp(struct sk_buff *skb, const char *dev_name,
 	    nla_put_u32(skb, MRC_A_QP_EV_COUNT, snap->ev_count) ||
 	    nla_put_u32(skb, MRC_A_QP_MIN_ACTIVE, snap->min_active) ||
 	    nla_put_u32(skb, MRC_A_QP_CWND, snap->cwnd) ||
-	    nla_put_u32(skb, MRC_A_QP_SRTT_US, snap->srtt_us))
+	    nla_put_u32(skb, MRC_A_QP_SRTT_US, snap->srtt_us) ||
+	    nla_put_u32(skb, MRC_A_QP_PEER_DOWN, snap->peer_down))
 		goto cancel;
 	evs = nla_nest_start(skb, MRC_A_QP_EVS);
 	if (!evs)

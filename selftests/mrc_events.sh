@@ -110,6 +110,7 @@ monitor_start "$H2" a_human
 	client_pkts >"$mon/pkts_before"
 	server_pkts >"$mon/spkts_before"
 	c2 dev show "$MRC_DEV2" >"$mon/show_down"
+	ip netns exec "$H1" "$MRCCTL" -j qp show dev "$MRC_DEV1" >"$mon/sqp_down"
 	touch "$mon/down"
 ) &
 watcher=$!
@@ -159,6 +160,8 @@ fi
 # Applied once per sequence and QP: down (first QP), down again (the second QP,
 # connected while plane 1 was down), up (second QP). Copies and repeats count in
 # the client's port_status_tx, two per update at least.
+check "port status: the server's QP shows the client's plane 1 down (qp show)" "[1]" \
+	"$(jq -c '.[0].peer_down' "$mon/sqp_down")"
 check "port status: the server applied 3 updates (down, down to the new QP, up)" "3" \
 	"$(($(mrc_counter_sum "$H1" "$MRC_DEV1" port_status_rx) - pstat_rx0))"
 check "port status: the client sent at least two copies of each" "yes" \

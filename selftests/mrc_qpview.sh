@@ -70,6 +70,8 @@ check "qp show: peer addresses (v4-mapped shown as IPv4)" "10.0.0.1 10.0.0.2" \
 	"$(jq -r '.[0].peer' <<<"$j2") $(jq -r '.[0].peer' <<<"$j1")"
 check "qp show: state rts, dev name" "rts $MRC_DEV2" \
 	"$(jq -r '.[0] | "\(.state) \(.dev)"' <<<"$j2")"
+check "qp show: no plane of either peer said down" "[] []" \
+	"$(jq -c '.[0].peer_down' <<<"$j2") $(jq -c '.[0].peer_down' <<<"$j1")"
 check "qp show: ev_count is the module's ev_count ($ev_default), one EV each" \
 	"$ev_default $ev_default" "$(jq '.[0] | "\(.ev_count) \(.evs | length)"' -r <<<"$j2")"
 check "qp show: slots 0..ev_count-1 in order" "true" \
@@ -83,7 +85,7 @@ check "qp show: EV tx_pkts sum to the ports' tx_pkts less probes" \
 	"$(jq '[.[0].evs[].tx_pkts] | add' <<<"$j2")"
 human=$(c2 qp show dev "$MRC_DEV2")
 check_match "qp show: human QP line" \
-	"^dev $MRC_DEV2 qpn $qpn2 state rts dest-qpn $qpn1 peer 10.0.0.1 evs $ev_default min-active [0-9]+ cwnd [0-9]+ srtt-us [0-9]+$" \
+	"^dev $MRC_DEV2 qpn $qpn2 state rts dest-qpn $qpn1 peer 10.0.0.1 evs $ev_default min-active [0-9]+ cwnd [0-9]+ srtt-us [0-9]+ peer-down none$" \
 	"$(head -n 1 <<<"$human")"
 check_match "qp show: human EV line" \
 	'^    slot 0 plane [01] value 0x[0-9a-f]{8} sport [0-9]+ state good tx_pkts [0-9]+ retx [0-9]+ losses [0-9]+ ecn [0-9]+ retired [0-9]+$' \

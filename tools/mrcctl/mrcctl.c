@@ -1297,7 +1297,39 @@ static const enum mnl_attr_data_type qp_types[MRC_A_QP_MAX + 1] = {
 	[MRC_A_QP_SRTT_US] = MNL_TYPE_U32,
 	[MRC_A_QP_ERROR] = MNL_TYPE_U32,
 	[MRC_A_QP_EVS] = MNL_TYPE_NESTED,
+	[MRC_A_QP_PEER_DOWN] = MNL_TYPE_U32,
 };
+
+/*
+ * The planes the QP's peer said are down, "peer-down 1,3" or "peer-down
+ * none" and "peer_down": [1, 3]; nothing from a kernel that does not say.
+ */
+static void print_peer_down(const struct nlattr *attr, bool as_json)
+{
+	__u32 down, k;
+	bool any = false;
+
+	if (!attr)
+		return;
+	down = mnl_attr_get_u32(attr);
+	if (as_json)
+		j_open("peer_down", '[');
+	else
+		fputs(" peer-down ", stdout);
+	for (k = 0; k < 32; k++) {
+		if (!(down & (1U << k)))
+			continue;
+		if (as_json)
+			j_uint(NULL, k);
+		else
+			printf("%s%u", any ? "," : "", k);
+		any = true;
+	}
+	if (as_json)
+		j_close(']');
+	else if (!any)
+		fputs("none", stdout);
+}
 
 static const enum mnl_attr_data_type ev_types[MRC_A_EV_MAX + 1] = {
 	[MRC_A_EV_SLOT] = MNL_TYPE_U32,
@@ -1470,6 +1502,7 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 			       mnl_attr_get_u32(qtb[MRC_A_QP_MIN_ACTIVE]));
 			j_uint("cwnd", mnl_attr_get_u32(qtb[MRC_A_QP_CWND]));
 			j_uint("srtt_us", mnl_attr_get_u32(qtb[MRC_A_QP_SRTT_US]));
+			print_peer_down(qtb[MRC_A_QP_PEER_DOWN], true);
 			j_open("evs", '[');
 			qs->in_qp = true;
 		}
@@ -1477,11 +1510,13 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 		printf("dev %s qpn %u state %s dest-qpn %u peer %s",
 		       dev, qpn, state, mnl_attr_get_u32(qtb[MRC_A_QP_DEST_NUM]),
 		       peer);
-		printf(" evs %u min-active %u cwnd %u srtt-us %u\n",
+		printf(" evs %u min-active %u cwnd %u srtt-us %u",
 		       mnl_attr_get_u32(qtb[MRC_A_QP_EV_COUNT]),
 		       mnl_attr_get_u32(qtb[MRC_A_QP_MIN_ACTIVE]),
 		       mnl_attr_get_u32(qtb[MRC_A_QP_CWND]),
 		       mnl_attr_get_u32(qtb[MRC_A_QP_SRTT_US]));
+		print_peer_down(qtb[MRC_A_QP_PEER_DOWN], false);
+		putchar('\n');
 	}
 	snprintf(qs->dev, sizeof(qs->dev), "%s", dev);
 	qs->qpn = qpn;

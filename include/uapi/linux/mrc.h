@@ -212,6 +212,8 @@
  *        MRC_A_QP_MIN_ACTIVE: NLA_U32
  *        MRC_A_QP_CWND: NLA_U32, congestion window, bytes
  *        MRC_A_QP_SRTT_US: NLA_U32, smoothed RTT (0: none measured yet)
+ *        MRC_A_QP_PEER_DOWN: NLA_U32, bit k set: the peer's last port
+ *                            status said its plane k is down
  *        MRC_A_QP_EVS: NLA_NESTED
  *            MRC_A_EV: NLA_NESTED, one per slot, by increasing slot
  *                MRC_A_EV_SLOT: NLA_U32
@@ -606,6 +608,7 @@ enum mrc_qp_attr {
 	MRC_A_QP_ERROR,			/* u32, enum mrc_qp_error (QP_EVENT) */
 	MRC_A_QP_EVS,			/* nest of MRC_A_EV */
 	MRC_A_QP_PAD,			/* alignment padding, never parsed */
+	MRC_A_QP_PEER_DOWN,		/* u32, the peer's planes down (bit k) */
 
 	__MRC_A_QP_MAX
 };
