@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mrc's reliability under a bad network: the same verified transfers (mrc-xfer in
-# every mode, ibv_rc_pingpong -c, one perftest run) with netem reordering,
-# duplicating, losing and corrupting packets on every plane of both hosts, one
-# condition at a time, and the counters that prove the mechanism did the work.
+# every mode, one perftest run, and ibv_rc_pingpong -c where the network loses
+# nothing) with netem reordering, duplicating, losing and corrupting packets on
+# every plane of both hosts, one condition at a time, and the counters that prove
+# the mechanism did the work.
 . "$(dirname "$0")/lib.sh"
 
 mrc_require_root
@@ -44,18 +45,27 @@ check_delta()
 	fi
 }
 
+# run_all CONDITION LOSSY: the transfers under CONDITION. ibv_rc_pingpong runs only
+# where no packet is lost (LOSSY 0): its server destroys its QP once its own last
+# send is acknowledged, so when the acknowledgment of the client's last send is lost
+# the client's retransmissions find no QP and it fails with "transport retry counter
+# exceeded" (Documentation/testing.md), an end race of the tool on any lossy RC link.
+# mrc-xfer ends with a handshake after both sides' completions and has no such race.
 run_all()
 {
 	local c=$1 op
 	for op in write write_imm send read; do
 		check_xfer "$c: mrc-xfer $op" -o "$op" -s 65536 -n "$(mrc_scaled 32)" -q 8 -S 7
 	done
-	run_pair 18516 ibv_rc_pingpong -d "$MRC_DEV1" -g "$MRC_GID1" -p 18516 -c \
-		-s 16384 -n 20 -- \
-		ibv_rc_pingpong -d "$MRC_DEV2" -g "$MRC_GID2" -p 18516 -c -s 16384 -n 20 10.0.0.1
-	check "$c: ibv_rc_pingpong -c: exit status" "0 0" "$srv_rc $cli_rc"
-	check "$c: ibv_rc_pingpong -c: content valid" "" \
-		"$(grep -iE 'invalid|failed|error' <<<"$srv_out$cli_out")"
+	if [ "$2" = 0 ]; then
+		run_pair 18516 ibv_rc_pingpong -d "$MRC_DEV1" -g "$MRC_GID1" -p 18516 -c \
+			-s 16384 -n 20 -- \
+			ibv_rc_pingpong -d "$MRC_DEV2" -g "$MRC_GID2" -p 18516 -c -s 16384 -n 20 \
+			10.0.0.1
+		check "$c: ibv_rc_pingpong -c: exit status" "0 0" "$srv_rc $cli_rc"
+		check "$c: ibv_rc_pingpong -c: content valid" "" \
+			"$(grep -iE 'invalid|failed|error' <<<"$srv_out$cli_out")"
+	fi
 	run_pair 18515 ib_write_bw -d "$MRC_DEV1" -x "$MRC_GID1" -F -s 65536 -n 50 -- \
 		ib_write_bw -d "$MRC_DEV2" -x "$MRC_GID2" -F -s 65536 -n 50 10.0.0.1
 	check "$c: ib_write_bw: exit status" "0 0" "$srv_rc $cli_rc"
@@ -75,7 +85,7 @@ condition()
 		before=$(both "$counter")
 	fi
 	retx=$(both retransmits)
-	run_all "$c"
+	run_all "$c" "$([[ $* == *loss* || $* == *corrupt* ]] && echo 1 || echo 0)"
 	if [ "$counter" = bad_packets ]; then
 		after=$(($(both rx_bad_icrc) + $(udp_csum_errors)))
 		check_delta "$c: corrupted packets detected (rx_bad_icrc + UDP checksum errors)" \
