@@ -120,13 +120,13 @@ static u32 mrc_dev_down_mask(struct mrc_device *mdev)
  */
 static void mrc_dev_port_status(struct mrc_device *mdev)
 {
-	u32 seq = upper_32_bits(mdev->pstat) + 1;
+	u32 seq = upper_32_bits(atomic64_read(&mdev->pstat)) + 1;
 	u32 down = mrc_dev_down_mask(mdev);
 	struct sk_buff_head out;
 	struct mrc_qp *qp;
 	unsigned long qpn;
 
-	WRITE_ONCE(mdev->pstat, (u64)seq << 32 | down);
+	atomic64_set(&mdev->pstat, (u64)seq << 32 | down);
 	WRITE_ONCE(mdev->pstat_ns, ktime_get_ns());
 	if (!mdev->registered || mdev->doomed)
 		return;
@@ -376,7 +376,7 @@ int mrc_dev_new(struct net *net, const char *name,
 		mdev->nplanes++;
 	}
 	/* Sequence 0: a QP connecting now tells its peer of a plane down. */
-	mdev->pstat = mrc_dev_down_mask(mdev);
+	atomic64_set(&mdev->pstat, mrc_dev_down_mask(mdev));
 	mdev->index = mn->next_index++;
 	list_add_tail(&mdev->list, &mn->devices);
 	mn->genid++;

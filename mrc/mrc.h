@@ -212,9 +212,10 @@ struct mrc_dev_prof {
  * @prof: the settings of the profiles the device names (profile.c)
  * @pstat: the device's port status: in the high half the number of updates
  *	sent, the sequence peers order them by, in the low half the mask of
- *	planes down it carried.  One word, so that no QP ever sends one
- *	update's sequence with another's mask; written under RTNL and
- *	mrc_net.lock, read by the QPs without (mrc_dev_pstat())
+ *	planes down it carried.  One atomic word (on 32-bit hosts too), so
+ *	that no QP ever sends one update's sequence with another's mask;
+ *	written under RTNL and mrc_net.lock, read by the QPs without
+ *	(mrc_dev_pstat())
  * @pstat_ns: ktime_get_ns() of the last update
  */
 struct mrc_device {
@@ -241,7 +242,7 @@ struct mrc_device {
 	struct mutex srv6_lock; /* @srv6, @nsrv6; after mrc_net.lock */
 	struct list_head srv6;
 	u32 nsrv6;
-	u64 pstat;
+	atomic64_t pstat;
 	u64 pstat_ns;
 };
 
@@ -261,7 +262,7 @@ static inline bool mrc_plane_up(struct mrc_device *mdev, u32 i)
 /* The device's last port status update: its sequence, and in @down its mask. */
 static inline u32 mrc_dev_pstat(const struct mrc_device *mdev, u32 *down)
 {
-	u64 v = READ_ONCE(mdev->pstat);
+	u64 v = atomic64_read(&mdev->pstat);
 
 	*down = lower_32_bits(v);
 	return upper_32_bits(v);

@@ -2062,13 +2062,13 @@ static void ev_port_status_repeat_stored(struct kunit *test)
 	u32 i;
 
 	WRITE_ONCE(ev_plane(f, 2)->up, false);
-	f->mdev->pstat = 0;
+	atomic64_set(&f->mdev->pstat, 0);
 	spin_lock_bh(&f->qp->lock);
 	mrc_ev_port_status_repeat(f->qp, &f->out);
 	spin_unlock_bh(&f->qp->lock);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
 
-	f->mdev->pstat = (u64)4 << 32 | BIT(2);
+	atomic64_set(&f->mdev->pstat, (u64)4 << 32 | BIT(2));
 	f->mdev->pstat_ns = ktime_get_ns();
 	spin_lock_bh(&f->qp->lock);
 	mrc_ev_port_status_repeat(f->qp, &f->out);
