@@ -3,8 +3,9 @@
 #
 # make bench-srv6: one mrc QP on the SRv6 fabric (2 hosts, 8 planes, 4 spines) whose
 # T0 uplinks from the sending host are shaped to R/4 each (tbf), so that every plane
-# carries R through its spines and the fabric 8R, with an ECN-marking AQM in front of
-# each (fq_codel, target five packet times) as a switch's queue would have: after a
+# carries R through its spines and the fabric 8R, with ECN marking in front of each
+# as a switch's queue has it (fq_codel with a CE threshold of two packet times, the
+# step marking of DCTCP-style fabrics, beside its own slower AQM): after a
 # spine dies, its plane has 3R/4 for an eighth of the traffic, and only marks tell the
 # sender to move some of it to the other planes (equal spraying would stop at
 # 6R / (8R - R/4) = 0.77). Measured in one boot of the stock kernel, as ratios against
@@ -22,14 +23,15 @@
 # A benchmark, not a test: nothing passes or fails; TCG makes absolute rates
 # meaningless, the ratios are what to read. Run it on an idle host.
 #
-#   BENCH_RATE_MBIT=R   per-plane capacity (default 16: 4 Mbit/s per uplink)
-#   BENCH_MB=N          MiB per transfer (default 24)
+#   BENCH_RATE_MBIT=R   per-plane capacity (default 6: 1.5 Mbit/s per uplink; at 16
+#                       TCG moved only half of 8R through the fabric's namespaces)
+#   BENCH_MB=N          MiB per transfer (default 32; the one-path run takes an eighth)
 #   BENCH_OUT=DIR       where the PNG and data go (default .build/bench)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../.." && pwd)
-rate=${BENCH_RATE_MBIT:-16}
-mb=${BENCH_MB:-24}
+rate=${BENCH_RATE_MBIT:-6}
+mb=${BENCH_MB:-32}
 
 # ---- guest half ---------------------------------------------------------------------
 if [ "${1:-}" = --guest ]; then
@@ -62,14 +64,16 @@ if [ "${1:-}" = --guest ]; then
 		MRC_GID2=$(mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2)
 		MRC_SERVER_ADDR=fd00:0::1
 	}
-	# Shape every uplink of the sending host's T0s to R/4, marking from a standing
-	# queue of five 1500-byte packets at that rate (48/R ms each).
-	target=$((240 / rate))
+	# Shape every uplink of the sending host's T0s to R/4, marking CE on every packet
+	# that waited more than two 1500-byte packet times at that rate (48/R ms each),
+	# and letting codel act on a standing queue of five.
+	ce=$((96 / rate)) target=$((240 / rate))
+	[ "$ce" -ge 1 ] || ce=1
 	[ "$target" -ge 5 ] || target=5
 	for ((p = 0; p < 8; p++)); do
 		for ((s = 0; s < 4; s++)); do
 			echo "qdisc replace dev s$s root handle 1: tbf rate $((rate * 1000 / 4))kbit burst 16k latency 2s"
-			echo "qdisc replace dev s$s parent 1:1 handle 10: fq_codel ecn target ${target}ms interval $((10 * target))ms limit 10000"
+			echo "qdisc replace dev s$s parent 1:1 handle 10: fq_codel ecn ce_threshold ${ce}ms target ${target}ms interval $((10 * target))ms limit 10000"
 		done | tc -n "$(fabric_ns "t0p${p}h2")" -batch - || exit 1
 	done
 	# counters NAME: what moved the traffic in run NAME (client's, server's CE count)
@@ -83,14 +87,17 @@ if [ "${1:-}" = --guest ]; then
 			/^qdisc fq_codel/ { dev = $5 }
 			/^ Sent/ && dev { sent = $2; drop = $7 + 0 }
 			/ecn_mark/ && dev {
+				m = ""
 				for (i = 1; i < NF; i++)
-					if ($i == "ecn_mark")
-						print "Q " n " plane0 " dev ": sent " sent " bytes, dropped " drop ", ecn_mark " $(i + 1)
+					if ($i == "ecn_mark" || $i == "ce_mark")
+						m = m ", " $i " " $(i + 1)
+				print "Q " n " plane0 " dev ": sent " sent " bytes, dropped " drop m
 				dev = ""
 			}'
 	}
-	# run NAME FAIL: one verified transfer of $mb MiB with the sampler on; with FAIL,
-	# spine 1 of plane 0 goes down when a quarter of the data has left
+	# run NAME FAIL [MIB]: one verified transfer of MIB (default $mb) MiB with the
+	# sampler on; with FAIL, spine 1 of plane 0 goes down when a quarter of the data
+	# has left
 	run() {
 		local spid wpid=
 		bench_sampler "$1" &
@@ -105,7 +112,7 @@ if [ "${1:-}" = --guest ]; then
 			) &
 			wpid=$!
 		fi
-		xfer_pair -o write -s 1m -n "$mb" -q 8 -S 21
+		xfer_pair -o write -s 1m -n "${3:-$mb}" -q 8 -S 21
 		kill "$spid"
 		wait "$spid" 2>/dev/null
 		[ -n "$wpid" ] && wait "$wpid"
@@ -131,7 +138,8 @@ if [ "${1:-}" = --guest ]; then
 	c1 evprofile add 1 evs 1 min-active 1 && c1 evprofile set 1 state online &&
 		c2 evprofile add 1 evs 1 min-active 1 && c2 evprofile set 1 state online
 	pair 1 1
-	run single 0
+	# an eighth of the data: it has a thirty-second of the capacity
+	run single 0 $(((mb + 7) / 8))
 	exit 0
 fi
 
