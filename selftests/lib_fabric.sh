@@ -375,6 +375,31 @@ fabric_counters()
 	done
 }
 
+# fabric_spine_rx H: the packets each spine took from host H's T0 (the spine's link
+# tH), one line per spine in plane and spine order.
+fabric_spine_rx()
+{
+	local p s names=()
+	for ((p = 0; p < FABRIC_PLANES; p++)); do
+		for ((s = 0; s < FABRIC_SPINES; s++)); do names+=("t1p${p}s$s"); done
+	done
+	fabric_counters "${names[@]}" | awk -v l="t$1" '$2 == l { print $3 }'
+}
+
+# fabric_srv6_gen DEV A B: mrc device DEV on host A reaches host B (fd00:0::B) over
+# GEN paths: A's T0, one spine (the generated tier, one uSID per spine), B's T0, B's
+# NIC, the plane in every uSID. One check (lib.sh).
+fabric_srv6_gen()
+{
+	local b=$3
+	run_rc ip netns exec "$(fabric_ns "h$2")" "$MRCCTL" srv6 set dev "$1" \
+		peer "fd00:0::$b" locator fc00:0 \
+		usids "$(fabric_usid 1 0 "$2"),$(fabric_usid 2 0 0),$(fabric_usid 1 0 "$b"),$(fabric_usid 3 0 "$b")" \
+		plane-shift 8 tier usid 1 shift 0 count "$FABRIC_SPINES"
+	check "srv6 set dev $1 peer fd00:0::$b: GEN template over $FABRIC_SPINES spines" "0" "$rc"
+	[ "$rc" = 0 ] || echo "# $out"
+}
+
 # fabric_switch_rx SWITCH: "IFNAME RX-PACKETS TX-PACKETS" for each veth of SWITCH.
 fabric_switch_rx()
 {

@@ -32,31 +32,11 @@ mrc_dev_pair "$P" || exit $KSFT_FAIL
 # Source routing needs IPv6 address vectors: the GIDs of fd00:0::1 and fd00:0::2.
 mrc_dev_pair_ipv6
 
-# srv6_gen NS DEV PEER A B: DEV (on host A) reaches PEER (host B) over GEN paths:
-# A's T0, one spine (the tier, S uplinks), B's T0, B's NIC; the plane in every uSID.
-srv6_gen()
-{
-	run_rc ip netns exec "$1" "$MRCCTL" srv6 set dev "$2" peer "$3" locator fc00:0 \
-		usids "$(fabric_usid 1 0 "$4"),$(fabric_usid 2 0 0),$(fabric_usid 1 0 "$5"),$(fabric_usid 3 0 "$5")" \
-		plane-shift 8 tier usid 1 shift 0 count "$S"
-	check "srv6 set dev $2 peer $3: GEN template over $S spines" "0" "$rc"
-	[ "$rc" = 0 ] || echo "# $out"
-}
-srv6_gen "$H2" "$MRC_DEV2" fd00:0::1 2 1
-srv6_gen "$H1" "$MRC_DEV1" fd00:0::2 1 2
+# Each device reaches the other over GEN paths.
+fabric_srv6_gen "$MRC_DEV2" 2 1
+fabric_srv6_gen "$MRC_DEV1" 1 2
 
 sum_counter() { echo $(($(mrc_counter_sum "$H1" "$MRC_DEV1" "$1") + $(mrc_counter_sum "$H2" "$MRC_DEV2" "$1"))); }
-
-# spine_rx: packets each spine took from the client's T0 (its link t2), in plane
-# and spine order.
-spine_rx()
-{
-	local p s names=()
-	for ((p = 0; p < P; p++)); do
-		for ((s = 0; s < S; s++)); do names+=("t1p${p}s$s"); done
-	done
-	fabric_counters "${names[@]}" | awk '$2 == "t2" { print $3 }'
-}
 
 tracing=/sys/kernel/debug/tracing
 echo 1 >"$tracing/events/mrc/mrc_ev_retire/enable" &&
@@ -104,9 +84,9 @@ mib=$(mrc_scaled 16)
 
 # (a) every spine of every plane carries the client's data.
 qp_err0=$(sum_counter qp_errors)
-read -r -a rx0 <<<"$(spine_rx | paste -sd ' ')"
+read -r -a rx0 <<<"$(fabric_spine_rx 2 | paste -sd ' ')"
 check_xfer "SRv6 spray: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 11
-read -r -a rx1 <<<"$(spine_rx | paste -sd ' ')"
+read -r -a rx1 <<<"$(fabric_spine_rx 2 | paste -sd ' ')"
 idle=""
 for ((i = 0; i < P * S; i++)); do
 	[ $((rx1[i] - rx0[i])) -gt 100 ] || idle="$idle p$((i / S))s$((i % S))=$((rx1[i] - rx0[i]))"

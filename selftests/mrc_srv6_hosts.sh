@@ -53,39 +53,25 @@ for h in 1 2 3 4; do
 	dev_on "$h" || exit $KSFT_FAIL
 done
 
-# gen A B: host A's device reaches host B over GEN paths: A's T0, one of the S
-# spines, B's T0, B's NIC, with the plane in every uSID.
-gen()
+# GEN paths between hosts 3 and 1 and between 4 and 2, both ways.
+for ab in "3 1" "1 3" "4 2" "2 4"; do
+	read -r a b <<<"$ab"
+	fabric_srv6_gen "${DEV[$a]}" "$a" "$b"
+done
+# errors: qp_errors of the four devices, summed
+errors()
 {
-	run_rc ip netns exec "$(fabric_ns "h$1")" "$MRCCTL" srv6 set dev "${DEV[$1]}" \
-		peer "fd00:0::$2" locator fc00:0 \
-		usids "$(fabric_usid 1 0 "$1"),$(fabric_usid 2 0 0),$(fabric_usid 1 0 "$2"),$(fabric_usid 3 0 "$2")" \
-		plane-shift 8 tier usid 1 shift 0 count "$S"
-	check "host $1 to host $2: GEN template over $S spines" "0" "$rc"
-	[ "$rc" = 0 ] || echo "# $out"
-}
-gen 3 1
-gen 1 3
-gen 4 2
-gen 2 4
-
-# spine_from T: packets the spines took from host T's T0 (their link tT), one per
-# spine in plane and spine order
-spine_from()
-{
-	local p s names=()
-	for ((p = 0; p < P; p++)); do
-		for ((s = 0; s < S; s++)); do names+=("t1p${p}s$s"); done
+	local h n=0
+	for h in 1 2 3 4; do
+		n=$((n + $(mrc_counter_sum "$(fabric_ns "h$h")" "${DEV[$h]}" qp_errors)))
 	done
-	fabric_counters "${names[@]}" | awk -v l="t$1" '$2 == l { print $3 }'
+	echo $n
 }
-errors() { local h n=0; for h in 1 2 3 4; do
-	n=$((n + $(mrc_counter_sum "$(fabric_ns "h$h")" "${DEV[$h]}" qp_errors))); done; echo $n; }
 
 mib=$(mrc_scaled 8)
 err0=$(errors)
-read -r -a rx3a <<<"$(spine_from 3 | paste -sd ' ')"
-read -r -a rx4a <<<"$(spine_from 4 | paste -sd ' ')"
+read -r -a rx3a <<<"$(fabric_spine_rx 3 | paste -sd ' ')"
+read -r -a rx4a <<<"$(fabric_spine_rx 4 | paste -sd ' ')"
 tmp=$(mktemp -d)
 # xfer SERVER CLIENT PORT: mrc-xfer write from host CLIENT to host SERVER, in the
 # background, the output in $tmp/SERVER.srv and $tmp/CLIENT.cli
@@ -110,8 +96,8 @@ for pair in "1 3" "2 4"; do
 done
 check "no QP errors on any host" "$err0" "$(errors)"
 
-read -r -a rx3b <<<"$(spine_from 3 | paste -sd ' ')"
-read -r -a rx4b <<<"$(spine_from 4 | paste -sd ' ')"
+read -r -a rx3b <<<"$(fabric_spine_rx 3 | paste -sd ' ')"
+read -r -a rx4b <<<"$(fabric_spine_rx 4 | paste -sd ' ')"
 idle=""
 for ((i = 0; i < P * S; i++)); do
 	[ $((rx3b[i] - rx3a[i])) -gt 100 ] || idle+=" h3:p$((i / S))s$((i % S))=$((rx3b[i] - rx3a[i]))"
