@@ -519,15 +519,19 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_retire);
  * mrc_ev_suspect() - a packet on @ev is overdue, by PSN distance or time
  * @qp: the QP, locked
  * @ev: its EV
+ * @ev_seq: the packet's order on @ev
  * @why: MRC_EV_WHY_SUSPECT (distance) or MRC_EV_WHY_TIMEOUT (the QP's timer)
  *
  * Neither is proof: planes differ in delay, and the QP's one timer fires
  * for a host that stalled or an answer lost on the way back as readily as
  * for a dead path.  But a path that loses every packet never has a later
- * one acknowledged either: the second overdue packet in a row, with
- * nothing heard from the path in between, retires it.
+ * one acknowledged either: a second overdue packet, sent after the first
+ * was found overdue and with nothing heard from the path in between,
+ * retires it.  Packets already in flight with the first prove nothing
+ * more: a stall (a CPU's backlog, a slow plane) delays them together.
  */
-void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
+void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, u32 ev_seq,
+		    enum mrc_ev_why why)
 {
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 
@@ -535,6 +539,8 @@ void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 		return;
 	if (!e->suspect)
 		e->signal_seq = e->tx_seq;
+	else if ((s32)(ev_seq - e->signal_seq) < 0)
+		return;
 	if (++e->suspect >= MRC_EV_SUSPECT_MAX)
 		mrc_ev_retire(qp, ev, why);
 }

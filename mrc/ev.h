@@ -100,10 +100,12 @@ static inline u32 mrc_ev_flow_label(u32 value)
  * @plane: plane index
  * @state: enum mrc_ev_state
  * @probe_ok: probe answers since it went ASSUMED_BAD
- * @suspect: packets overdue by PSN distance since the path was last heard
+ * @suspect: overdue packets (PSN distance or timeout) since the path was
+ *	last heard, counting only packets sent after the first was found
  * @tx_seq: packets sent on @value, the sender's per-EV order
- * @signal_seq: @tx_seq at the first of those overdue packets (valid while
- *	@suspect): what was sprayed onto the path after its first loss signal
+ * @signal_seq: @tx_seq when the first of those was found overdue (valid
+ *	while @suspect): packets from here on were sprayed onto the path after
+ *	its first loss signal, and only they count again
  * @acked_seq: one past the highest @tx_seq acknowledged: a packet with a
  *	lower sequence still missing was lost on this path, since one EV is
  *	one FIFO path
@@ -304,7 +306,8 @@ enum mrc_ev_why {
 };
 
 void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why);
-void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why);
+void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, u32 ev_seq,
+		    enum mrc_ev_why why);
 void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
 void mrc_ev_skip(struct mrc_qp *qp, u32 ev);
 u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);

@@ -385,7 +385,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 				mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);
 				slot->flags |= MRC_SLOT_EV_LOST;
 			} else {
-				mrc_ev_suspect(qp, slot->ev,
+				mrc_ev_suspect(qp, slot->ev, slot->ev_seq,
 					       MRC_EV_WHY_SUSPECT);
 				slot->flags |= MRC_SLOT_REORDER;
 			}
@@ -612,7 +612,7 @@ void mrc_rel_timer(struct timer_list *t)
 			 */
 			if (!n && !(slot->flags & MRC_SLOT_RNR_WAIT) &&
 			    !mrc_rel_read_answered(qp, p))
-				mrc_ev_suspect(qp, slot->ev,
+				mrc_ev_suspect(qp, slot->ev, slot->ev_seq,
 					       MRC_EV_WHY_TIMEOUT);
 			slot->flags &= ~MRC_SLOT_RNR_WAIT;
 			n++;

@@ -157,10 +157,11 @@ static void ev_retire(struct tf *f, u32 ev)
 	spin_unlock_bh(&f->qp->lock);
 }
 
-static void ev_suspect(struct tf *f, u32 ev)
+/* The packet sent as the @seq-th on @ev is overdue by distance. */
+static void ev_suspect(struct tf *f, u32 ev, u32 seq)
 {
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_suspect(f->qp, ev, MRC_EV_WHY_SUSPECT);
+	mrc_ev_suspect(f->qp, ev, seq, MRC_EV_WHY_SUSPECT);
 	spin_unlock_bh(&f->qp->lock);
 }
 
@@ -1036,8 +1037,8 @@ static void ev_denied_stays_denied(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, ev_set_one(f, k, MRC_EV_STATE_DENIED), 0);
 	ev_retire(f, v);
-	ev_suspect(f, v);
-	ev_suspect(f, v);
+	ev_suspect(f, v, 0);
+	ev_suspect(f, v, 1);
 	ev_skip(f, v);
 	ev_verdict(f, v, MRC_SACK_M_ALWAYS_SKIP, false);
 	ev_verdict(f, v, MRC_SACK_M_NONE, true);
@@ -1148,26 +1149,27 @@ static void ev_suspect_twice_retires(struct kunit *test)
 	struct mrc_evset *s = f->qp->evs;
 	const u32 k = 30;
 	struct mrc_ev *e = &s->ev[k];
-	u32 value = e->value;
+	u32 value = e->value, ev, seq;
 	u8 pl = e->plane;
 
-	ev_suspect(f, value);
+	seq = ev_send(f, k, &ev);
+	ev_suspect(f, value, seq);
 	KUNIT_EXPECT_EQ(test, e->value, value);
 	KUNIT_EXPECT_EQ(test, e->suspect, 1);
 	/* An acknowledgment on the path clears the suspicion... */
 	ev_acked(f, value, 0);
 	KUNIT_EXPECT_EQ(test, e->suspect, 0);
-	ev_suspect(f, value);
+	ev_suspect(f, value, ev_send(f, k, &ev));
 	KUNIT_EXPECT_EQ(test, e->value, value);
 	/* ... and so does a SACK that came back over it. */
 	ev_verdict(f, value, MRC_SACK_M_NONE, false);
 	KUNIT_EXPECT_EQ(test, e->suspect, 0);
-	ev_suspect(f, value);
+	ev_suspect(f, value, ev_send(f, k, &ev));
 	KUNIT_EXPECT_EQ(test, e->value, value);
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 
 	/* The second in a row: retired, a spare takes the slot. */
-	ev_suspect(f, value);
+	ev_suspect(f, value, ev_send(f, k, &ev));
 	KUNIT_EXPECT_NE(test, e->value, value);
 	KUNIT_EXPECT_EQ(test, e->suspect, 0);
 	KUNIT_EXPECT_EQ(test, e->state, MRC_EV_STATE_GOOD);
@@ -1175,11 +1177,46 @@ static void ev_suspect_twice_retires(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD), 1);
 
 	/* Suspicion of the old value is stale. */
-	ev_suspect(f, value);
-	ev_suspect(f, value);
+	ev_suspect(f, value, 0);
+	ev_suspect(f, value, 1);
 	KUNIT_EXPECT_EQ(test, e->suspect, 0);
 	KUNIT_EXPECT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP - 1);
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
+}
+
+/*
+ * Packets that were in flight together when the first of them was found
+ * overdue are one piece of evidence: a stalled CPU or a slow plane delays
+ * them all.  Only a packet sent after that finding counts again.
+ */
+static void ev_suspect_one_flight_counts_once(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 k = 7;
+	struct mrc_ev *e = &s->ev[k];
+	u32 value = e->value, ev, seq[3], i;
+
+	for (i = 0; i < 3; i++)
+		seq[i] = ev_send(f, k, &ev);
+	for (i = 0; i < 3; i++)
+		ev_suspect(f, value, seq[i]);
+	KUNIT_EXPECT_EQ(test, e->value, value);
+	KUNIT_EXPECT_EQ(test, e->suspect, 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+
+	/* The stall ends: the path is heard, the next flight starts clean. */
+	ev_acked(f, value, seq[2]);
+	KUNIT_EXPECT_EQ(test, e->suspect, 0);
+
+	/* A dead path: the packet sent after the finding is overdue too. */
+	seq[0] = ev_send(f, k, &ev);
+	ev_suspect(f, value, seq[0]);
+	seq[1] = ev_send(f, k, &ev);
+	ev_suspect(f, value, seq[1]);
+	KUNIT_EXPECT_NE(test, e->value, value);
+	KUNIT_EXPECT_EQ(test, s->last_sent_after, 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, e->plane, MRC_CNT_EV_ASSUMED_BAD), 1);
 }
 
 /*
@@ -1193,28 +1230,28 @@ static void ev_retire_counts_sent_after_signal(struct kunit *test)
 	struct mrc_evset *s = f->qp->evs;
 	const u32 k = 12;
 	struct mrc_ev *e = &s->ev[k];
-	u32 value = e->value, ev, i;
+	u32 value = e->value, ev, i, first;
 
-	for (i = 0; i < 4; i++)
-		ev_send(f, k, &ev);
-	KUNIT_EXPECT_EQ(test, ev, value);
-	ev_suspect(f, value);
+	first = ev_send(f, k, &ev);
 	for (i = 0; i < 3; i++)
 		ev_send(f, k, &ev);
-	ev_suspect(f, value);
+	KUNIT_EXPECT_EQ(test, ev, value);
+	ev_suspect(f, value, first);
+	first = ev_send(f, k, &ev);
+	for (i = 0; i < 2; i++)
+		ev_send(f, k, &ev);
+	ev_suspect(f, value, first);
 	KUNIT_EXPECT_NE(test, e->value, value);
 	KUNIT_EXPECT_EQ(test, s->last_sent_after, 3);
 
 	/* A suspicion cleared by news from the path starts the count again. */
 	value = e->value;
-	ev_send(f, k, &ev);
-	ev_suspect(f, value);
+	ev_suspect(f, value, ev_send(f, k, &ev));
 	ev_acked(f, value, 0);
+	ev_suspect(f, value, ev_send(f, k, &ev));
+	first = ev_send(f, k, &ev);
 	ev_send(f, k, &ev);
-	ev_suspect(f, value);
-	ev_send(f, k, &ev);
-	ev_send(f, k, &ev);
-	ev_suspect(f, value);
+	ev_suspect(f, value, first);
 	KUNIT_EXPECT_NE(test, e->value, value);
 	KUNIT_EXPECT_EQ(test, s->last_sent_after, 2);
 
@@ -1736,16 +1773,19 @@ static void ev_sack_two_holes_one_path(struct kunit *test)
 /*
  * A path that delivers nothing never has a later packet of its own
  * acknowledged, so only distance can tell.  Every packet but those of one
- * EV arrives: the first of its packets MRC_REORDER_THRESH below the highest
- * SACKed PSN makes it suspect, the second retires it, in the same call,
- * and both go again on other planes.
+ * EV arrives.  The first of its packets MRC_REORDER_THRESH below the
+ * highest SACKed PSN makes it suspect; the second, in flight with the
+ * first, is resent but proves nothing more (a stall would delay both).
+ * The first packet sprayed onto it after that finding, overdue in turn,
+ * retires it.
  */
 static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 {
 	struct tf *f = test->priv;
 	struct mrc_evset *s = f->qp->evs;
+	const u32 n_all = EV_DEAD_ROT * EV_PLANES;
 	u32 ev_of[EV_DEAD_ROT * EV_PLANES], dead, slot, high = 0, i;
-	u32 overdue[EV_DEAD_ROT], n = 0;
+	u32 overdue[EV_DEAD_ROT], n = 0, n_new = 0;
 	u64 bitmap = 0;
 	struct mrc_hdrs h;
 	u8 pl;
@@ -1754,19 +1794,62 @@ static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 	dead = ev_of[0];
 	slot = mrc_ev_slot(dead);
 	pl = mrc_ev_plane(dead);
-	for (i = 0; i < ARRAY_SIZE(ev_of); i++) {
+	for (i = 0; i < n_all; i++) {
 		if (ev_of[i] != dead) {
 			bitmap |= BIT_ULL(i);
 			high = i;
 		}
 	}
-	for (i = 0; i < ARRAY_SIZE(ev_of); i++)
+	for (i = 0; i < n_all; i++)
 		if (ev_of[i] == dead && high - i >= MRC_REORDER_THRESH)
 			overdue[n++] = i;
 	/* No reshuffle in six rotations: the dead EV's first two. */
 	KUNIT_ASSERT_EQ(test, n, MRC_EV_SUSPECT_MAX);
 
 	ev_sack(f, EV_SQ_PSN, bitmap);
+
+	KUNIT_EXPECT_EQ(test, s->ev[slot].value, dead);
+	KUNIT_EXPECT_EQ(test, s->ev[slot].suspect, 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+	for (i = 0; i < n; i++) {
+		tf_pop(f, &h);
+		KUNIT_EXPECT_EQ(test, h.psn, EV_SQ_PSN + overdue[i]);
+		KUNIT_EXPECT_TRUE(test, h.flags & MRC_BTH_F_RTX);
+		KUNIT_EXPECT_NE(test, mrc_ev_plane(h.ev), pl);
+	}
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), n);
+
+	/*
+	 * As many rotations again, all but the dead EV's packets SACKed from
+	 * a base past the holes: its new packets were sprayed after the
+	 * finding, and the oldest of them is overdue.
+	 */
+	tf_post_write(f, EV_REMOTE_VA + n_all * TF_MTU, EV_REMOTE_RKEY, 2, 0,
+		      n_all * TF_MTU);
+	tf_req_run(f);
+	bitmap = 0;
+	for (i = 0; i < n_all; i++) {
+		tf_pop(f, &h);
+		KUNIT_ASSERT_EQ(test, h.psn, EV_SQ_PSN + n_all + i);
+		if (h.ev != dead)
+			bitmap |= BIT_ULL(i + 64 - n_all);
+		else
+			n_new++;
+	}
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&f->out), 0U);
+	h = (struct mrc_hdrs) {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = EV_SQ_PSN,
+		.sack = {
+			.cum_psn = EV_SQ_PSN,
+			.sack_psn = EV_SQ_PSN + 2 * n_all - 64,
+			.bitmap = bitmap,
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+	tf_sack_rcv(f, &h);
 
 	KUNIT_EXPECT_NE(test, s->ev[slot].value, dead);
 	KUNIT_EXPECT_EQ(test, mrc_ev_plane(s->ev[slot].value), pl);
@@ -1776,14 +1859,9 @@ static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 						    mrc_ev_entropy(dead)));
 	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD), 1);
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
-	for (i = 0; i < n; i++) {
-		tf_pop(f, &h);
-		KUNIT_EXPECT_EQ(test, h.psn, EV_SQ_PSN + overdue[i]);
-		KUNIT_EXPECT_TRUE(test, h.flags & MRC_BTH_F_RTX);
-		KUNIT_EXPECT_NE(test, mrc_ev_plane(h.ev), pl);
-	}
-	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), n);
+	/* What it was given after the finding: its share of the second write. */
+	KUNIT_EXPECT_GT(test, n_new, 0);
+	KUNIT_EXPECT_EQ(test, s->last_sent_after, n_new);
 }
 
 /*
@@ -2112,6 +2190,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_denied_stays_denied),
 	KUNIT_CASE(ev_loss_attribution),
 	KUNIT_CASE(ev_suspect_twice_retires),
+	KUNIT_CASE(ev_suspect_one_flight_counts_once),
 	KUNIT_CASE(ev_retire_counts_sent_after_signal),
 	KUNIT_CASE(ev_skip_sits_out_one_turn),
 	KUNIT_CASE(ev_probe_answers_recover),
