@@ -61,7 +61,7 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	struct mrc_resp *r = &qp->resp;
 	struct softnet_data *sd;
 	struct mrc_hdrs c = {};
-	u32 i;
+	u32 i, base, far;
 
 	c.opcode = MRC_OP_SACK;
 	c.dqpn = qp->attr.dest_qp_num;
@@ -81,10 +81,22 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		sack_flags |= MRC_SACK_M_SKIP_ONCE;
 	c.sack.flags = sack_flags;
 	c.sack.cum_psn = r->cum_psn;
-	c.sack.sack_psn = r->cum_psn;
-	/* Bit 0 is cum_psn itself, missing by definition. */
-	for (i = 1; i < 64 && i < r->window; i++)
-		if (test_bit(mrc_psn_add(r->cum_psn, i) & (r->window - 1),
+	/*
+	 * The bitmap reports 64 PSNs from sack_psn.  A packet that arrived
+	 * further than that past cum_psn is reported with the 63 before it:
+	 * the sender hears of it, and finds the holes near it, while the
+	 * oldest hole is still being repaired, instead of one round trip per
+	 * hole.  Bit 0 is cum_psn itself when the bitmap starts there, missing
+	 * by definition.
+	 */
+	base = r->cum_psn;
+	far = mrc_psn_fwd(h->psn, r->cum_psn);
+	if (h->opcode != MRC_OP_PROBE && far >= 64 && far < r->window)
+		base = mrc_psn_fwd(h->psn, 63);
+	c.sack.sack_psn = base;
+	far = mrc_psn_fwd(base, r->cum_psn);
+	for (i = base == r->cum_psn; i < 64 && far + i < r->window; i++)
+		if (test_bit(mrc_psn_add(base, i) & (r->window - 1),
 			     r->bitmap))
 			c.sack.bitmap |= BIT_ULL(i);
 	c.sack.ref_ev = h->ev;
@@ -287,6 +299,16 @@ static bool mrc_rel_requester_active(const struct mrc_qp *qp)
 	return qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD;
 }
 
+/* @h says @psn is missing: cum_psn, or a clear bit of its bitmap. */
+static bool mrc_rel_sack_missing(const struct mrc_hdrs *h, u32 psn)
+{
+	u32 i = mrc_psn_fwd(psn, h->sack.sack_psn);
+
+	if (psn == h->sack.cum_psn)
+		return true;
+	return i < 64 && !(h->sack.bitmap & BIT_ULL(i));
+}
+
 /**
  * mrc_rel_sack_rcv() - the requester learns what the responder has
  * @qp: the QP, locked
@@ -361,7 +383,10 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	 * only makes its path suspect: planes differ in delay.  Distance
 	 * says nothing of a packet (re)sent after that highest one: it has
 	 * had less time, on another path: judged by it, the resend of a hole
-	 * would strike the healthy EV it went out on.
+	 * would strike the healthy EV it went out on.  Nor does it judge a
+	 * PSN this SACK does not say is missing: one reporting far past
+	 * cum_psn says nothing of the PSNs between, which earlier SACKs on
+	 * other paths, maybe still on their way, did.
 	 */
 	if (req->have_high && mrc_rel_in_flight(qp, req->psn_high)) {
 		u64 high_ns = mrc_slot(qp, req->psn_high)->sent_ns;
@@ -379,7 +404,8 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq);
 			if (!path_lost &&
 			    (mrc_psn_fwd(req->psn_high, p) < thresh ||
-			     slot->sent_ns > high_ns))
+			     slot->sent_ns > high_ns ||
+			     !mrc_rel_sack_missing(h, p)))
 				continue;
 			if (path_lost) {
 				mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);

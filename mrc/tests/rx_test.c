@@ -69,7 +69,9 @@ static size_t mr_diff(struct tf *f, size_t off, const u8 *want, size_t len)
 	return n;
 }
 
-static void expect_sack(struct tf *f, u32 psn, u32 cum, u64 bitmap, u8 flags)
+/* A SACK answering @psn whose bitmap starts at @base. */
+static void expect_sack_at(struct tf *f, u32 psn, u32 cum, u32 base,
+			   u64 bitmap, u8 flags)
 {
 	struct kunit *test = f->test;
 	struct mrc_hdrs s;
@@ -79,11 +81,16 @@ static void expect_sack(struct tf *f, u32 psn, u32 cum, u64 bitmap, u8 flags)
 	KUNIT_EXPECT_EQ(test, s.dqpn, TF_DEST_QPN);
 	KUNIT_EXPECT_EQ(test, s.psn, psn);
 	KUNIT_EXPECT_EQ(test, s.sack.cum_psn, cum);
-	KUNIT_EXPECT_EQ(test, s.sack.sack_psn, cum);
+	KUNIT_EXPECT_EQ(test, s.sack.sack_psn, base);
 	KUNIT_EXPECT_EQ(test, s.sack.bitmap, bitmap);
 	KUNIT_EXPECT_EQ(test, s.sack.flags, flags);
 	KUNIT_EXPECT_EQ(test, s.sack.window, MRC_WINDOW_DEFAULT);
 	KUNIT_EXPECT_EQ(test, s.sack.ref_ev, 0xbeef);
+}
+
+static void expect_sack(struct tf *f, u32 psn, u32 cum, u64 bitmap, u8 flags)
+{
+	expect_sack_at(f, psn, cum, cum, bitmap, flags);
 }
 
 static void expect_nack(struct tf *f, u32 psn, u8 reason, u32 info, u32 cum)
@@ -179,6 +186,41 @@ static void rx_gap_sets_sack_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mr_diff(f, 0, pat, 192), 0);
 }
 
+/*
+ * A packet more than 63 PSNs past cum_psn is reported with the 63 before
+ * it, so the requester hears of it while the oldest hole is repaired;
+ * nearer ones keep the bitmap at cum_psn.
+ */
+static void rx_far_arrival_reported_with_neighbours(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	h = write_only(100, 0, 0, 64);
+	tf_resp_rcv(f, &h, pat);
+	h = write_only(110, 10, 640, 64);
+	tf_resp_rcv(f, &h, pat + 640);
+	expect_sack(f, 110, 101, BIT_ULL(9), 0);
+
+	/* cum + 64: the bitmap ends at it and starts 63 before. */
+	h = write_only(165, 65, 1024, 64);
+	tf_resp_rcv(f, &h, pat + 1024);
+	expect_sack_at(f, 165, 101, 102, BIT_ULL(8) | BIT_ULL(63), 0);
+	/* cum + 63 still fits a bitmap from cum_psn: 165 is past its end. */
+	h = write_only(164, 64, 1088, 64);
+	tf_resp_rcv(f, &h, pat + 1088);
+	expect_sack(f, 164, 101, BIT_ULL(9) | BIT_ULL(63), 0);
+	/* A copy of a far packet reports its neighbours again. */
+	h = write_only(165, 65, 1024, 64);
+	h.flags = MRC_BTH_F_RTX;
+	tf_resp_rcv(f, &h, pat + 1024);
+	expect_sack_at(f, 165, 101, 102, BIT_ULL(8) | BIT_ULL(62) | BIT_ULL(63),
+		       MRC_SACK_F_DUP | MRC_SACK_F_RTX);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 101);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 1024, pat + 1024, 128), 0);
+}
+
 static void rx_duplicate_not_placed_twice(struct kunit *test)
 {
 	struct tf *f = test->priv;
@@ -218,10 +260,13 @@ static void rx_window_edges(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, w, MRC_WINDOW_DEFAULT);
 
-	/* The last PSN of the window is accepted and placed. */
+	/*
+	 * The last PSN of the window is accepted and placed, and reported at
+	 * the end of a bitmap that starts 63 before it.
+	 */
 	h = write_only(100 + w - 1, w - 1, 256, 32);
 	tf_resp_rcv(f, &h, pat);
-	expect_sack(f, 100 + w - 1, 100, 0, 0);
+	expect_sack_at(f, 100 + w - 1, 100, 100 + w - 64, BIT_ULL(63), 0);
 	expect_no_packet(f);
 	KUNIT_EXPECT_EQ(test, mr_diff(f, 256, pat, 32), 0);
 
@@ -547,6 +592,7 @@ static struct kunit_case mrc_rx_cases[] = {
 	KUNIT_CASE(rx_old_read_duplicate_is_harmless),
 	KUNIT_CASE(rx_in_order_advances_cum),
 	KUNIT_CASE(rx_gap_sets_sack_bits),
+	KUNIT_CASE(rx_far_arrival_reported_with_neighbours),
 	KUNIT_CASE(rx_duplicate_not_placed_twice),
 	KUNIT_CASE(rx_window_edges),
 	KUNIT_CASE(rx_psn_wraps_at_2_24),

@@ -218,6 +218,60 @@ static void rel_resend_not_judged_by_older_packets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
 }
 
+/*
+ * A SACK whose bitmap starts far past cum_psn (the responder reports a
+ * packet more than 63 past it with the 63 before it) acknowledges what it
+ * shows and judges by distance only the PSNs it says are missing: cum_psn
+ * and the clear bits.  The PSNs between say nothing: earlier SACKs did.
+ */
+static void rel_far_sack_judges_its_snapshot(struct kunit *test)
+{
+	const u32 n = 60, len = n * TF_MTU;
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 30, 0, len);
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 31, 0, len);
+	tf_req_run(f);
+	KUNIT_ASSERT_EQ(test, tf_pop_all(f, &h), 2 * n);
+	KUNIT_EXPECT_EQ(test, h.psn, 5000 + 2 * n - 1);
+
+	/* 5056..5119 but 5060: 5000 and 5060 go again, nothing between. */
+	h = (struct mrc_hdrs) {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = 5119,
+		.sack = {
+			.cum_psn = 5000,
+			.sack_psn = 5056,
+			.bitmap = ~BIT_ULL(4),
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+	tf_sack_rcv(f, &h);
+	expect_write(f, MRC_OP_WRITE_FIRST, 5000, 0, 0, TF_MTU, len,
+		     MRC_BTH_F_RTX);
+	expect_write(f, MRC_OP_WRITE_FIRST, 5060, 1, 0, TF_MTU, len,
+		     MRC_BTH_F_RTX);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 2);
+	KUNIT_EXPECT_TRUE(test, mrc_slot(f->qp, 5119)->flags & MRC_SLOT_ACKED);
+	KUNIT_EXPECT_FALSE(test, mrc_slot(f->qp, 5055)->flags & MRC_SLOT_ACKED);
+
+	/* From cum_psn again, 5020 missing: judged against 5119. */
+	sack(f, 5000, GENMASK_ULL(55, 1) & ~BIT_ULL(20));
+	expect_write(f, MRC_OP_WRITE_MIDDLE, 5020, 0, 20 * TF_MTU, TF_MTU, len,
+		     MRC_BTH_F_RTX);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 3);
+	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, 5000);
+
+	sack(f, 5000 + 2 * n, 0);
+	expect_cqe(f, 30, len);
+	expect_cqe(f, 31, len);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+}
+
 /* The peer's answer to a retransmission of a PSN it already had. */
 static void sack_dup(struct tf *f, u32 cum, u64 bitmap, u32 psn)
 {
@@ -365,6 +419,7 @@ static struct kunit_case mrc_rel_cases[] = {
 	KUNIT_CASE(rel_sack_completes_in_sq_order),
 	KUNIT_CASE(rel_fast_retransmit_once),
 	KUNIT_CASE(rel_resend_not_judged_by_older_packets),
+	KUNIT_CASE(rel_far_sack_judges_its_snapshot),
 	KUNIT_CASE(rel_spurious_retransmit_widens_reordering),
 	KUNIT_CASE(rel_sack_beyond_psn_next_ignored),
 	KUNIT_CASE(rel_penalty_from_backlog),
