@@ -15,6 +15,8 @@
 #   late      packets sprayed onto plane 3's EVs after each one's first loss signal,
 #             during the blackhole (the same tracepoint): total and largest,
 #             against one send window (256 packets)
+#   counters  per mrc run, what the client's counters moved (packets, resends,
+#             timeouts, retirements, window cuts) and the server's duplicates
 #   mptcp-*   spray, failover and loss again over one MPTCP connection (8 subflows,
 #             the in-kernel path manager, tools/bench/mptcp-xfer.py), and mrc/MPTCP
 #             for each, both measured as frames leaving the sender's veths
@@ -66,7 +68,7 @@ if [ "${1:-}" = --guest ]; then
 		start=$("$2")
 		wait_until 600 past "$2" $((start + bytes / 4))
 		echo "D $1 $(date +%s.%N)"
-		if [ -n "$3" ]; then "$3"; else ip -n "$H1" link set p3 down; fi
+		if [ -n "${3:-}" ]; then "$3"; else ip -n "$H1" link set p3 down; fi
 	}
 	# plane 3 silently loses every packet the receiver gets on it: only the
 	# transport's loss signals can tell
@@ -79,9 +81,20 @@ if [ "${1:-}" = --guest ]; then
 		wait_until 20 sh -c "ip -n $H2 link show p3 | grep -q LOWER_UP"
 	}
 
+	# counts: the client's counters that say how the bytes moved, then the
+	# server's duplicates (copies it did not need)
+	counted="tx_pkts retransmits fast_retransmits rto_timeouts ev_assumed_bad cc_decreases"
+	counts() {
+		local c
+		for c in $counted; do mrc_counter_sum "$H2" "$MRC_DEV2" "$c"; done
+		mrc_counter_sum "$H1" "$MRC_DEV1" rx_duplicates
+	}
 	# run NAME: one verified transfer of $mb MiB with the samplers on: mrc's tx_bytes
-	# as NAME, the veths' as wire-NAME (the unit MPTCP is measured in below)
+	# as NAME, the veths' as wire-NAME (the unit MPTCP is measured in below), and a
+	# "C NAME k=v..." line of what the counters moved
 	run() {
+		local before after
+		before=$(counts)
 		bench_sampler "$1" &
 		local spid=$!
 		bench_wire_sampler "$wire" "wire-$1" &
@@ -91,6 +104,12 @@ if [ "${1:-}" = --guest ]; then
 		wait "$spid" "$wpid" 2>/dev/null
 		[ "$srv_rc$cli_rc" = 00 ] || echo "bench: $1: transfer failed ($srv_rc $cli_rc)"
 		echo "R $1 bytes=$bytes ok=$([ "$srv_rc$cli_rc" = 00 ] && echo 1 || echo 0)"
+		after=$(counts)
+		echo "$counted rx_duplicates" |
+			awk -v n="$1" -v b="${before//$'\n'/ }" -v a="${after//$'\n'/ }" '{
+				split(b, x, " "); split(a, y, " "); printf "C %s", n
+				for (i = 1; i <= NF; i++) printf " %s=%d", $i, y[i] - x[i]
+				print "" }'
 	}
 
 	if [ "$only" != mptcp ]; then
@@ -217,6 +236,8 @@ if [ "$only" != mptcp ]; then
 	bench_retire "$raw" blackhole
 	bench_retire "$raw" loss
 	bench_late "$raw" blackhole
+	echo "what the counters moved per run (client; rx_duplicates: the server's):"
+	sed -n 's/^C /  /p' "$raw"
 	echo "(mrc's rates are its ports' tx_bytes: mrc packets with their headers and"
 	echo " retransmissions, without UDP, IP and Ethernet)"
 	bench_plot "$raw" failover "$(down failover)" "$out/multipath-failover.png" \
