@@ -191,24 +191,28 @@ static void rx_gap_sets_sack_bits(struct kunit *test)
  * it, so the requester hears of it while the oldest hole is repaired;
  * nearer ones keep the bitmap at cum_psn.
  */
+/* PSN 100 + @i, one packet writing MR bytes [@off, +64) from pat. */
+static void rcv_nth(struct tf *f, u32 i, u32 off)
+{
+	struct mrc_hdrs h = write_only(100 + i, i, off, 64);
+
+	tf_resp_rcv(f, &h, pat + off);
+}
+
 static void rx_far_arrival_reported_with_neighbours(struct kunit *test)
 {
 	struct tf *f = test->priv;
 	struct mrc_hdrs h;
 
-	h = write_only(100, 0, 0, 64);
-	tf_resp_rcv(f, &h, pat);
-	h = write_only(110, 10, 640, 64);
-	tf_resp_rcv(f, &h, pat + 640);
+	rcv_nth(f, 0, 0);
+	rcv_nth(f, 10, 640);
 	expect_sack(f, 110, 101, BIT_ULL(9), 0);
 
 	/* cum + 64: the bitmap ends at it and starts 63 before. */
-	h = write_only(165, 65, 1024, 64);
-	tf_resp_rcv(f, &h, pat + 1024);
+	rcv_nth(f, 65, 1024);
 	expect_sack_at(f, 165, 101, 102, BIT_ULL(8) | BIT_ULL(63), 0);
 	/* cum + 63 still fits a bitmap from cum_psn: 165 is past its end. */
-	h = write_only(164, 64, 1088, 64);
-	tf_resp_rcv(f, &h, pat + 1088);
+	rcv_nth(f, 64, 1088);
 	expect_sack(f, 164, 101, BIT_ULL(9) | BIT_ULL(63), 0);
 	/* A copy of a far packet reports its neighbours again. */
 	h = write_only(165, 65, 1024, 64);
