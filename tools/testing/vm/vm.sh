@@ -26,6 +26,13 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../../.." && pwd)
+# The guest sees the host's root read-only but mounts its own tmpfs on these (init):
+# a tree below one of them would be missing in the guest.
+case $tree/ in
+/tmp/* | /run/* | /var/tmp/* | /root/*)
+	echo "vm.sh: $tree is hidden in the guest (its own tmpfs there); use a tree elsewhere" >&2
+	exit 2 ;;
+esac
 flavour=stock
 modules=
 out=
