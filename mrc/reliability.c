@@ -61,7 +61,7 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	struct mrc_resp *r = &qp->resp;
 	struct softnet_data *sd;
 	struct mrc_hdrs c = {};
-	u32 i, base, far;
+	u32 i, base, ahead, off;
 
 	c.opcode = MRC_OP_SACK;
 	c.dqpn = qp->attr.dest_qp_num;
@@ -90,14 +90,13 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	 * by definition.
 	 */
 	base = r->cum_psn;
-	far = mrc_psn_fwd(h->psn, r->cum_psn);
-	if (h->opcode != MRC_OP_PROBE && far >= 64 && far < r->window)
+	ahead = mrc_psn_fwd(h->psn, r->cum_psn);
+	if (h->opcode != MRC_OP_PROBE && ahead >= 64 && ahead < r->window)
 		base = mrc_psn_fwd(h->psn, 63);
 	c.sack.sack_psn = base;
-	far = mrc_psn_fwd(base, r->cum_psn);
-	for (i = base == r->cum_psn; i < 64 && far + i < r->window; i++)
-		if (test_bit(mrc_psn_add(base, i) & (r->window - 1),
-			     r->bitmap))
+	off = mrc_psn_fwd(base, r->cum_psn);
+	for (i = base == r->cum_psn; i < 64 && off + i < r->window; i++)
+		if (mrc_resp_seen(r, mrc_psn_add(base, i)))
 			c.sack.bitmap |= BIT_ULL(i);
 	c.sack.ref_ev = h->ev;
 	c.sack.window = r->window;

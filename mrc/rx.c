@@ -24,11 +24,6 @@ void mrc_resp_reset(struct mrc_qp *qp)
 	r->since_sack = 0;
 }
 
-static bool mrc_resp_seen(const struct mrc_resp *r, u32 psn)
-{
-	return test_bit(psn & (r->window - 1), r->bitmap);
-}
-
 static void mrc_resp_mark(struct mrc_resp *r, u32 psn)
 {
 	__set_bit(psn & (r->window - 1), r->bitmap);

@@ -489,6 +489,12 @@ struct mrc_resp {
 	u32 rctx_size;
 };
 
+/* @psn, inside the window from cum_psn, has arrived. */
+static inline bool mrc_resp_seen(const struct mrc_resp *r, u32 psn)
+{
+	return test_bit(psn & (r->window - 1), r->bitmap);
+}
+
 /*
  * An EV state change waiting for the events work: its value, new state and
  * whether the value has a flow label (STEV format).
