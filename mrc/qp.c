@@ -270,6 +270,7 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.srtt_us = 0;
 	qp->req.rttvar_us = 0;
 	qp->req.have_high = false;
+	qp->req.plane_have = 0;
 	qp->req.reo_thresh = MRC_REORDER_THRESH;
 	qp->req.reo_calm = 0;
 	qp->req.reo_marked = false;

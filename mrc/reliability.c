@@ -308,6 +308,42 @@ static bool mrc_rel_sack_missing(const struct mrc_hdrs *h, u32 psn)
 	return i < 64 && !(h->sack.bitmap & BIT_ULL(i));
 }
 
+/* @p, sent on its slot's plane, was SACKed: raise that plane's highest. */
+static void mrc_rel_plane_high(struct mrc_qp *qp, u32 p)
+{
+	struct mrc_req *req = &qp->req;
+	u8 pl = mrc_ev_plane(mrc_slot(qp, p)->ev);
+
+	if (pl >= MRC_MAX_PLANES)
+		return;
+	if (!(req->plane_have & BIT(pl)) ||
+	    !mrc_rel_in_flight(qp, req->plane_high[pl]) ||
+	    mrc_psn_after(p, req->plane_high[pl])) {
+		req->plane_high[pl] = p;
+		req->plane_have |= BIT(pl);
+	}
+}
+
+/*
+ * How far the highest SACKed PSN of @slot's plane is past @p, or 0 when
+ * that plane has none in flight or it left after @p (then @p had longer).
+ */
+static u32 mrc_rel_plane_dist(struct mrc_qp *qp, u32 p,
+			      const struct mrc_tx_slot *slot)
+{
+	struct mrc_req *req = &qp->req;
+	u8 pl = mrc_ev_plane(slot->ev);
+	u32 hp;
+
+	if (pl >= MRC_MAX_PLANES || !(req->plane_have & BIT(pl)))
+		return 0;
+	hp = req->plane_high[pl];
+	if (!mrc_rel_in_flight(qp, hp) || !mrc_psn_after(hp, p) ||
+	    slot->sent_ns > mrc_slot(qp, hp)->sent_ns)
+		return 0;
+	return mrc_psn_fwd(hp, p);
+}
+
 /**
  * mrc_rel_sack_rcv() - the requester learns what the responder has
  * @qp: the QP, locked
@@ -331,8 +367,11 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	}
 
 	if (mrc_psn_after(cum, req->psn_una)) {
-		for (p = req->psn_una; p != cum; p = mrc_psn_add(p, 1))
+		for (p = req->psn_una; p != cum; p = mrc_psn_add(p, 1)) {
 			bytes += mrc_rel_ack(qp, p);
+			if (!(mrc_slot(qp, p)->flags & MRC_SLOT_READ))
+				mrc_rel_plane_high(qp, p);
+		}
 		p = mrc_psn_add(cum, MRC_PSN_MASK);	/* cum - 1 */
 		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
 			req->psn_high = p;
@@ -352,6 +391,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		 */
 		if (mrc_slot(qp, p)->flags & MRC_SLOT_READ)
 			continue;
+		mrc_rel_plane_high(qp, p);
 		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
 			req->psn_high = p;
 			req->have_high = true;
@@ -378,14 +418,18 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	/*
 	 * A hole is lost when a later packet on its own EV arrived (one EV is
 	 * one ordered path): that path is retired here, in this softirq.  A
-	 * hole reo_thresh below the highest SACKed PSN is resent too, and
-	 * only makes its path suspect: planes differ in delay.  Distance
-	 * says nothing of a packet (re)sent after that highest one: it has
-	 * had less time, on another path: judged by it, the resend of a hole
-	 * would strike the healthy EV it went out on.  Nor does it judge a
-	 * PSN this SACK does not say is missing: one reporting far past
-	 * cum_psn says nothing of the PSNs between, which earlier SACKs on
-	 * other paths, maybe still on their way, did.
+	 * hole reo_thresh below the highest SACKed PSN of its own plane is
+	 * resent too, and only makes its path suspect.  Planes differ in
+	 * delay, and a stalled plane's holes measured against the others'
+	 * progress would strike its healthy paths; only a plane that went
+	 * silent altogether is judged by the highest of all, from
+	 * MRC_REORDER_PLANES times as far.  Distance says nothing of a packet
+	 * (re)sent after that highest one: it has had less time, on another
+	 * path: judged by it, the resend of a hole would strike the healthy
+	 * EV it went out on.  Neither rule judges a PSN this SACK does not
+	 * say is missing: one reporting far past cum_psn says nothing of the
+	 * PSNs between, which earlier SACKs on other paths, maybe still on
+	 * their way, did.
 	 */
 	if (req->have_high && mrc_rel_in_flight(qp, req->psn_high)) {
 		u64 high_ns = mrc_slot(qp, req->psn_high)->sent_ns;
@@ -398,13 +442,15 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 
 			/* RNR-refused packets wait for their timer. */
 			if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ |
-					   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT))
+					   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT) ||
+			    !mrc_rel_sack_missing(h, p))
 				continue;
 			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq);
 			if (!path_lost &&
-			    (mrc_psn_fwd(req->psn_high, p) < thresh ||
-			     slot->sent_ns > high_ns ||
-			     !mrc_rel_sack_missing(h, p)))
+			    ((mrc_rel_plane_dist(qp, p, slot) < thresh &&
+			      mrc_psn_fwd(req->psn_high, p) <
+			      MRC_REORDER_PLANES * thresh) ||
+			     slot->sent_ns > high_ns))
 				continue;
 			if (path_lost) {
 				mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);

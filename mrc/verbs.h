@@ -72,8 +72,14 @@ struct mrc_srv6_dst;
 
 /* ACK coalescing: the responder SACKs at least every this many packets. */
 #define MRC_SACK_EVERY		16
-/* Fast retransmit: a hole this many PSNs below the highest SACKed one. */
+/*
+ * Fast retransmit: a hole this many PSNs below the highest SACKed PSN of its
+ * own plane, or MRC_REORDER_PLANES times as many below the highest of all
+ * (planes are separate networks whose delays differ; a whole plane that went
+ * silent has no highest of its own).
+ */
 #define MRC_REORDER_THRESH	32
+#define MRC_REORDER_PLANES	4
 /*
  * The reordering threshold grows by half its start value on every spurious
  * retransmission (the peer had the PSN already), up to this, and shrinks by
@@ -413,6 +419,9 @@ struct mrc_req {
 	u32 psn_una;
 	u32 psn_high;
 	bool have_high;
+	/* Highest SACKed PSN sent on each plane; bit n of plane_have: set. */
+	u16 plane_have;
+	u32 plane_high[MRC_MAX_PLANES];
 	u32 msn_next;
 	u32 rq_msn_next;
 	u32 send_idx;

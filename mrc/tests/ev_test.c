@@ -1616,35 +1616,48 @@ static void ev_controller_probe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
 }
 
-/* The WRITE of the end-to-end cases: @rot rotations of one EV per plane. */
-static void ev_spray(struct tf *f, u32 rot, u32 *ev_of)
+/* Packets of one WRITE the spray posts: the fixture's MR holds 63. */
+#define EV_SPRAY_WR	48
+
+/*
+ * The WRITEs of the end-to-end cases: @rot rotations of @nev EVs, as many
+ * on every plane of @mask.
+ */
+static void ev_spray_n(struct tf *f, u32 mask, u32 nev, u32 rot, u32 *ev_of)
 {
 	struct kunit *test = f->test;
 	struct mrc_evset *s = f->qp->evs;
+	u32 i, j, slot, n = rot * nev;
 	struct mrc_hdrs h;
-	u32 i, j, slot;
 
-	ev_install(f, EV_PLANES);
-	KUNIT_ASSERT_EQ(test, s->n, EV_PLANES);
-	tf_post_write(f, EV_REMOTE_VA, EV_REMOTE_RKEY, 1, 0,
-		      rot * EV_PLANES * TF_MTU);
+	ev_install_mask(f, mask, nev);
+	KUNIT_ASSERT_EQ(test, s->n, nev);
+	for (i = 0; i < n; i += EV_SPRAY_WR)
+		tf_post_write(f, EV_REMOTE_VA + i * TF_MTU, EV_REMOTE_RKEY, 1,
+			      0, min_t(u32, n - i, EV_SPRAY_WR) * TF_MTU);
 	tf_req_run(f);
-	for (i = 0; i < rot * EV_PLANES; i++) {
+	for (i = 0; i < n; i++) {
 		tf_pop(f, &h);
 		KUNIT_ASSERT_EQ(test, h.psn, EV_SQ_PSN + i);
 		KUNIT_ASSERT_EQ(test, h.flags & MRC_BTH_F_RTX, 0);
 		ev_of[i] = h.ev;
 		/* Every packet leaves on a slot's current value. */
 		slot = mrc_ev_slot(h.ev);
-		KUNIT_ASSERT_LT(test, slot, EV_PLANES);
+		KUNIT_ASSERT_LT(test, slot, nev);
 		KUNIT_ASSERT_EQ(test, s->ev[slot].value, h.ev);
+		KUNIT_ASSERT_TRUE(test, mask & BIT(mrc_ev_plane(h.ev)));
 	}
 	KUNIT_ASSERT_EQ(test, skb_queue_len(&f->out), 0U);
-	/* The first rotation sprays over all eight planes. */
-	for (i = 0; i < EV_PLANES; i++)
+	/* The first rotation takes every EV once. */
+	for (i = 0; i < nev; i++)
 		for (j = 0; j < i; j++)
-			KUNIT_ASSERT_NE(test, mrc_ev_plane(ev_of[i]),
-					mrc_ev_plane(ev_of[j]));
+			KUNIT_ASSERT_NE(test, ev_of[i], ev_of[j]);
+}
+
+/* The same with one EV on each of the eight planes. */
+static void ev_spray(struct tf *f, u32 rot, u32 *ev_of)
+{
+	ev_spray_n(f, GENMASK(EV_PLANES - 1, 0), EV_PLANES, rot, ev_of);
 }
 
 /* Index of the @nth packet (from 0) in @ev_of[0, @n) that carried @ev. */
@@ -1769,41 +1782,46 @@ static void ev_sack_two_holes_one_path(struct kunit *test)
 }
 
 #define EV_DEAD_ROT	6
+#define EV_DEAD_N	8	/* two on each of four planes */
 
 /*
  * A path that delivers nothing never has a later packet of its own
- * acknowledged, so only distance can tell.  Every packet but those of one
- * EV arrives.  The first of its packets MRC_REORDER_THRESH below the
- * highest SACKed PSN makes it suspect; the second, in flight with the
- * first, is resent but proves nothing more (a stall would delay both).
- * The first packet sprayed onto it after that finding, overdue in turn,
- * retires it.
+ * acknowledged, so only distance can tell: two EVs on each of four planes,
+ * and every packet but those of one EV arrives.  The dead EV is the first
+ * of the rotation, its plane's other EV later in each, so of its six
+ * packets the first two lie MRC_REORDER_THRESH or more below the highest
+ * SACKed PSN of their plane.  The first makes it suspect; the second, in
+ * flight with the first, is resent but proves nothing more (a stall would
+ * delay both).  The first packet sprayed onto it after that finding,
+ * overdue in turn, retires it.
  */
 static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 {
 	struct tf *f = test->priv;
 	struct mrc_evset *s = f->qp->evs;
-	const u32 n_all = EV_DEAD_ROT * EV_PLANES;
-	u32 ev_of[EV_DEAD_ROT * EV_PLANES], dead, slot, high = 0, i;
+	const u32 n_all = EV_DEAD_ROT * EV_DEAD_N;
+	u32 ev_of[EV_DEAD_ROT * EV_DEAD_N], dead, slot, high = 0, i;
 	u32 overdue[EV_DEAD_ROT], n = 0, n_new = 0;
 	u64 bitmap = 0;
 	struct mrc_hdrs h;
 	u8 pl;
 
-	ev_spray(f, EV_DEAD_ROT, ev_of);
+	BUILD_BUG_ON(EV_DEAD_ROT * EV_DEAD_N > EV_SPRAY_WR);
+	ev_spray_n(f, GENMASK(3, 0), EV_DEAD_N, EV_DEAD_ROT, ev_of);
 	dead = ev_of[0];
 	slot = mrc_ev_slot(dead);
 	pl = mrc_ev_plane(dead);
 	for (i = 0; i < n_all; i++) {
 		if (ev_of[i] != dead) {
 			bitmap |= BIT_ULL(i);
-			high = i;
+			if (mrc_ev_plane(ev_of[i]) == pl)
+				high = i;
 		}
 	}
 	for (i = 0; i < n_all; i++)
-		if (ev_of[i] == dead && high - i >= MRC_REORDER_THRESH)
+		if (ev_of[i] == dead && high > i &&
+		    high - i >= MRC_REORDER_THRESH)
 			overdue[n++] = i;
-	/* No reshuffle in six rotations: the dead EV's first two. */
 	KUNIT_ASSERT_EQ(test, n, MRC_EV_SUSPECT_MAX);
 
 	ev_sack(f, EV_SQ_PSN, bitmap);
@@ -1862,6 +1880,86 @@ static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 	/* What it was given after the finding: its share of the second write. */
 	KUNIT_EXPECT_GT(test, n_new, 0);
 	KUNIT_EXPECT_EQ(test, s->last_sent_after, n_new);
+}
+
+#define EV_STALL_ROT	7
+
+/*
+ * One plane stalls (a slow network, a busy CPU behind it): none of its
+ * packets is SACKed yet, though every other plane's are, up to 55 PSNs
+ * past its first.  Against its own plane nothing is overdue, and against
+ * the highest of all it is not yet MRC_REORDER_PLANES times the threshold
+ * behind: nothing is resent and its path is not suspected.
+ */
+static void ev_sack_stalled_plane_not_judged(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 ev_of[EV_STALL_ROT * EV_PLANES], slow, i;
+	u64 bitmap = 0;
+
+	ev_spray(f, EV_STALL_ROT, ev_of);
+	slow = ev_of[0];
+	for (i = 0; i < ARRAY_SIZE(ev_of); i++)
+		if (ev_of[i] != slow)
+			bitmap |= BIT_ULL(i);
+	KUNIT_ASSERT_GE(test, fls64(bitmap) - 1, MRC_REORDER_THRESH);
+
+	ev_sack(f, EV_SQ_PSN, bitmap);
+
+	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(slow)].value, slow);
+	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(slow)].suspect, 0);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 0);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+}
+
+#define EV_SILENT_ROT	20
+
+/*
+ * A plane gone silent has no highest PSN of its own: its oldest hole is
+ * judged by the highest of all, once that is MRC_REORDER_PLANES times the
+ * threshold past it.  The SACK reports PSNs 96 to 159: of the silent
+ * plane's packets it says only the oldest (cum_psn) and those among them
+ * are missing, and of these only the oldest is that far behind.  The
+ * other planes' packets below 96 it does not report at all: though later
+ * ones on their EVs arrived, they are not judged lost on this SACK's word.
+ */
+static void ev_sack_silent_plane_judged_from_afar(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 base = EV_SILENT_ROT * EV_PLANES - 64;
+	u32 ev_of[EV_SILENT_ROT * EV_PLANES], silent, i;
+	struct mrc_hdrs h = {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = EV_SQ_PSN,
+		.sack = {
+			.cum_psn = EV_SQ_PSN,
+			.sack_psn = EV_SQ_PSN + base,
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+
+	BUILD_BUG_ON(EV_SILENT_ROT * EV_PLANES - 64 <
+		     MRC_REORDER_PLANES * MRC_REORDER_THRESH - 63);
+	ev_spray(f, EV_SILENT_ROT, ev_of);
+	silent = ev_of[0];
+	for (i = base; i < ARRAY_SIZE(ev_of); i++)
+		if (ev_of[i] != silent)
+			h.sack.bitmap |= BIT_ULL(i - base);
+
+	tf_sack_rcv(f, &h);
+
+	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(silent)].suspect, 1);
+	tf_pop(f, &h);
+	KUNIT_EXPECT_EQ(test, h.psn, EV_SQ_PSN);
+	KUNIT_EXPECT_TRUE(test, h.flags & MRC_BTH_F_RTX);
+	KUNIT_EXPECT_NE(test, mrc_ev_plane(h.ev), mrc_ev_plane(silent));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 }
 
 /*
@@ -2201,6 +2299,8 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_sack_retires_lost_path),
 	KUNIT_CASE(ev_sack_two_holes_one_path),
 	KUNIT_CASE(ev_sack_dead_path_retired_by_suspicion),
+	KUNIT_CASE(ev_sack_stalled_plane_not_judged),
+	KUNIT_CASE(ev_sack_silent_plane_judged_from_afar),
 	KUNIT_CASE(ev_sack_spurious_loss_widens_margin),
 	KUNIT_CASE(ev_resend_answer_keeps_ev_order),
 	KUNIT_CASE(ev_stev_label_derivation),
