@@ -423,6 +423,14 @@ int mrc_dev_prof_resolve(struct mrc_net *mn, struct nlattr **attrs,
 			 const struct mrc_dev_prof *cur,
 			 struct mrc_dev_prof *next,
 			 struct netlink_ext_ack *extack);
+void mrc_dev_prof_take_ev(struct mrc_dev_prof *dst,
+			  const struct mrc_dev_prof *src);
+int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
+			   struct mrc_dev_prof *next, bool for_qp,
+			   struct netlink_ext_ack *extack);
+int mrc_dev_prof_cc_lookup(struct mrc_net *mn, const struct nlattr *attr,
+			   struct mrc_dev_prof *next,
+			   struct netlink_ext_ack *extack);
 void mrc_dev_prof_set(struct mrc_device *mdev,
 		      const struct mrc_dev_prof *prof);
 void mrc_dev_prof_get(struct mrc_device *mdev, struct mrc_dev_prof *prof);
@@ -457,6 +465,7 @@ int mrc_nl_qp_req_parse(struct genl_info *info, struct nlattr **tb);
 int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_qp_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_nl_ev_set(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info);
 
 /* netlink_srv6.c: SRv6 path programming */
 int mrc_nl_srv6_set(struct sk_buff *skb, struct genl_info *info);

@@ -124,8 +124,8 @@ static const struct nla_policy mrc_ccprof_policy[MRC_A_CCPROF_MAX + 1] = {
 };
 
 /*
- * QP view and EV deny/undeny (netlink_qp.c).  Only the input attributes have
- * entries; a state outside the enum is out of range, GOOD and DENIED are
+ * QP view, EV deny/undeny and QP attributes (netlink_qp.c).  Only the input
+ * attributes have entries; a state outside the enum is out of range, GOOD and DENIED are
  * the only ones EV_SET accepts (checked by the handler).
  */
 static struct netlink_range_validation mrc_qpn_range = {
@@ -142,20 +142,29 @@ static const struct nla_policy mrc_evs_policy[MRC_A_EVS_MAX + 1] = {
 	[MRC_A_EV] = NLA_POLICY_NESTED(mrc_ev_policy),
 };
 
+/* A device or a QP names a profile by id, or none with 0. */
+static struct netlink_range_validation mrc_dev_prof_id_range = {
+	.min = 0,
+	.max = MRC_PROFILE_ID_MAX,
+};
+
 static const struct nla_policy mrc_qp_policy[MRC_A_QP_MAX + 1] = {
 	[MRC_A_QP_NUM] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_qpn_range),
 	[MRC_A_QP_EVS] = NLA_POLICY_NESTED(mrc_evs_policy),
+	[MRC_A_QP_EVPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						     &mrc_dev_prof_id_range),
+	[MRC_A_QP_CCPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						     &mrc_dev_prof_id_range),
+	[MRC_A_QP_MPR] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_MPR_MAX),
+	[MRC_A_QP_MPR_DEST] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_MPR_DEST_MAX),
+	[MRC_A_QP_TIMEOUT] = NLA_POLICY_MAX(NLA_U8, 31),
+	[MRC_A_QP_RETRY_LINEAR] = NLA_POLICY_MAX(NLA_U8, 7),
+	[MRC_A_QP_RETRY_EXP] = NLA_POLICY_MAX(NLA_U8, MRC_RETRY_EXP_INFINITE),
 };
 
 static struct netlink_range_validation mrc_probe_timeout_range = {
 	.min = 1,
 	.max = MRC_PROBE_TIMEOUT_MS_MAX,
-};
-
-/* A device names a profile by id, or none with 0. */
-static struct netlink_range_validation mrc_dev_prof_id_range = {
-	.min = 0,
-	.max = MRC_PROFILE_ID_MAX,
 };
 
 /*
@@ -1300,6 +1309,11 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 	{
 		.cmd = MRC_CMD_EV_SET,
 		.doit = mrc_nl_ev_set,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_QP_SET,
+		.doit = mrc_nl_qp_set,
 		.flags = GENL_ADMIN_PERM,
 	},
 	/* The controller's admin state of planes. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The controller's view of the QPs of a device (MRC_CMD_QP_GET) and its
- * deny/undeny of single EVs (MRC_CMD_EV_SET).  include/uapi/linux/mrc.h
+ * The controller's view of the QPs of a device (MRC_CMD_QP_GET), its
+ * deny/undeny of single EVs (MRC_CMD_EV_SET) and the MRC attributes of a QP
+ * (MRC_CMD_QP_SET).  include/uapi/linux/mrc.h
  * documents the messages; Documentation/netlink.md lists every error.
  *
  * Every RC QP of a device is in mdev->qps from creation to destruction; GSI
@@ -47,6 +48,13 @@ struct mrc_nl_qp_snap {
 	u32 cwnd;
 	u32 srtt_us;
 	u32 peer_down;
+	u32 evprof_id;
+	u32 ccprof_id;
+	u32 mpr;
+	u32 mpr_dest;
+	u8 timeout;
+	u8 retry_linear;
+	u8 retry_exp;
 	bool stev;
 	u32 first;
 	u32 nev;
@@ -86,6 +94,13 @@ static bool mrc_nl_qp_snap(struct mrc_qp *qp, u32 qpn, u32 first,
 	snap->srtt_us = qp->req.srtt_us;
 	snap->peer_down = s ? s->peer_down : 0;
 	snap->stev = s && s->format == MRC_EV_FORMAT_STEV;
+	snap->evprof_id = qp->own_mask & MRC_QP_OWN_EV ? qp->own->evprof_id : 0;
+	snap->ccprof_id = qp->own_mask & MRC_QP_OWN_CC ? qp->own->ccprof_id : 0;
+	snap->mpr = qp->send_cap / MRC_MPR_UNIT;
+	snap->mpr_dest = qp->resp.window / MRC_MPR_UNIT;
+	snap->timeout = qp->attr.timeout;
+	snap->retry_linear = qp->attr.retry_cnt;
+	snap->retry_exp = qp->retry_exp;
 	snap->first = first;
 	snap->nev = first < snap->ev_count ? snap->ev_count - first : 0;
 	if (s)
@@ -124,8 +139,8 @@ static size_t mrc_nl_qp_size(u32 nev)
 {
 	return nla_total_size(IFNAMSIZ) +		/* MRC_A_DEV_NAME */
 	       nla_total_size(0) +			/* MRC_A_QP */
-	       6 * nla_total_size(sizeof(u32)) +	/* num, dest .. srtt */
-	       nla_total_size(sizeof(u8)) +		/* state */
+	       11 * nla_total_size(sizeof(u32)) +	/* num .. mpr_dest */
+	       4 * nla_total_size(sizeof(u8)) +		/* state .. retry_exp */
 	       nla_total_size(sizeof(struct in6_addr)) +	/* peer */
 	       nla_total_size(0) +			/* MRC_A_QP_EVS */
 	       nev * mrc_nl_ev_size();
@@ -197,7 +212,14 @@ static int mrc_nl_put_qp(struct sk_buff *skb, const char *dev_name,
 	    nla_put_u32(skb, MRC_A_QP_MIN_ACTIVE, snap->min_active) ||
 	    nla_put_u32(skb, MRC_A_QP_CWND, snap->cwnd) ||
 	    nla_put_u32(skb, MRC_A_QP_SRTT_US, snap->srtt_us) ||
-	    nla_put_u32(skb, MRC_A_QP_PEER_DOWN, snap->peer_down))
+	    nla_put_u32(skb, MRC_A_QP_PEER_DOWN, snap->peer_down) ||
+	    nla_put_u32(skb, MRC_A_QP_EVPROF_ID, snap->evprof_id) ||
+	    nla_put_u32(skb, MRC_A_QP_CCPROF_ID, snap->ccprof_id) ||
+	    nla_put_u32(skb, MRC_A_QP_MPR, snap->mpr) ||
+	    nla_put_u32(skb, MRC_A_QP_MPR_DEST, snap->mpr_dest) ||
+	    nla_put_u8(skb, MRC_A_QP_TIMEOUT, snap->timeout) ||
+	    nla_put_u8(skb, MRC_A_QP_RETRY_LINEAR, snap->retry_linear) ||
+	    nla_put_u8(skb, MRC_A_QP_RETRY_EXP, snap->retry_exp))
 		goto cancel;
 	evs = nla_nest_start(skb, MRC_A_QP_EVS);
 	if (!evs)
@@ -491,5 +513,107 @@ int mrc_nl_ev_set(struct sk_buff *skb, struct genl_info *info)
 	}
 out:
 	kfree(reqs);
+	return err;
+}
+
+/*
+ * The MRC attributes MRC_CMD_QP_SET names, into @set; the policy checked
+ * each range.  Profiles are looked up under mrc_net.lock, by the caller.
+ */
+static int mrc_nl_qp_set_parse(struct nlattr **tb, struct mrc_qp_set *set,
+			       struct netlink_ext_ack *extack)
+{
+	if (tb[MRC_A_QP_EVPROF_ID])
+		set->mask |= MRC_QP_SET_EVPROF;
+	if (tb[MRC_A_QP_CCPROF_ID])
+		set->mask |= MRC_QP_SET_CCPROF;
+	if (tb[MRC_A_QP_MPR]) {
+		set->mask |= MRC_QP_SET_MPR;
+		set->mpr = nla_get_u32(tb[MRC_A_QP_MPR]) * MRC_MPR_UNIT;
+	}
+	if (tb[MRC_A_QP_MPR_DEST]) {
+		u32 units = nla_get_u32(tb[MRC_A_QP_MPR_DEST]);
+
+		/* PSNs index the responder's bitmap modulo its size. */
+		if (!is_power_of_2(units)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_QP_MPR_DEST],
+					    "the responder MPR must be a power of two");
+			return -EINVAL;
+		}
+		set->mask |= MRC_QP_SET_MPR_DEST;
+		set->mpr_dest = units * MRC_MPR_UNIT;
+	}
+	if (tb[MRC_A_QP_TIMEOUT]) {
+		set->mask |= MRC_QP_SET_TIMEOUT;
+		set->timeout = nla_get_u8(tb[MRC_A_QP_TIMEOUT]);
+	}
+	if (tb[MRC_A_QP_RETRY_LINEAR]) {
+		set->mask |= MRC_QP_SET_RETRY_LINEAR;
+		set->retry_linear = nla_get_u8(tb[MRC_A_QP_RETRY_LINEAR]);
+	}
+	if (tb[MRC_A_QP_RETRY_EXP]) {
+		set->mask |= MRC_QP_SET_RETRY_EXP;
+		set->retry_exp = nla_get_u8(tb[MRC_A_QP_RETRY_EXP]);
+	}
+	if (!set->mask) {
+		NL_SET_ERR_MSG(extack, "no QP attribute to set");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
+	struct nlattr *tb[MRC_A_QP_MAX + 1];
+	struct mrc_qp_set set = {};
+	struct mrc_dev_prof prof;
+	struct mrc_device *mdev;
+	struct mrc_qp *qp;
+	int err;
+
+	err = mrc_nl_qp_req_parse(info, tb);
+	if (err)
+		return err;
+	err = mrc_nl_qp_set_parse(tb, &set, info->extack);
+	if (err)
+		return err;
+	err = mrc_qp_set_prepare(&set);
+	if (err)
+		goto out;
+
+	set.prof = &prof;
+	mutex_lock(&mn->lock);
+	mdev = mrc_dev_find(mn, nla_data(name_attr));
+	if (!mdev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+				    "no such mrc device");
+		err = -ENODEV;
+		goto unlock;
+	}
+	if (tb[MRC_A_QP_EVPROF_ID]) {
+		err = mrc_dev_prof_ev_lookup(mn, tb[MRC_A_QP_EVPROF_ID], &prof,
+					     true, info->extack);
+		if (err)
+			goto unlock;
+	}
+	if (tb[MRC_A_QP_CCPROF_ID]) {
+		err = mrc_dev_prof_cc_lookup(mn, tb[MRC_A_QP_CCPROF_ID], &prof,
+					     info->extack);
+		if (err)
+			goto unlock;
+	}
+	rcu_read_lock();
+	qp = mrc_qp_lookup(mdev, nla_get_u32(tb[MRC_A_QP_NUM]));
+	err = qp ? mrc_qp_set_apply(qp, &set, info->extack) : -ENOENT;
+	rcu_read_unlock();
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_A_QP_NUM],
+				    "no such QP");
+unlock:
+	mutex_unlock(&mn->lock);
+out:
+	mrc_qp_set_release(&set);
 	return err;
 }

@@ -322,6 +322,17 @@ void mrc_dev_prof_defaults(struct mrc_dev_prof *p)
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_dev_prof_defaults);
 
+/* The EV settings of @src into @dst, all but the profile id. */
+void mrc_dev_prof_take_ev(struct mrc_dev_prof *dst,
+			  const struct mrc_dev_prof *src)
+{
+	dst->ev_count = src->ev_count;
+	dst->min_active = src->min_active;
+	dst->backups = src->backups;
+	dst->event_mask = src->event_mask;
+	dst->ev_format = src->ev_format;
+}
+
 /* The device that names profile @id of a kind, if any; under mrc_net.lock. */
 static struct mrc_device *mrc_prof_user(struct mrc_net *mn, u32 id, bool ev)
 {
@@ -365,14 +376,15 @@ static void mrc_prof_refresh(struct mrc_net *mn, u32 id, bool ev,
 /*
  * A device may only name an ONLINE profile, and a named profile stays ONLINE
  * (the SET handlers refuse to take it offline), so that a QP always finds
- * settings that were checked whole.  Only AUTO-mode EV profiles can shape
+ * settings that were checked whole.  A QP names one the same way
+ * (MRC_CMD_QP_SET, @for_qp) but keeps a copy of its settings.  Only AUTO-mode EV profiles can shape
  * a QP's EV set so far, in the UDP or STEV format (drawn entropies, STEV
  * adding the flow label derived from each): explicit and generated EVs
  * need the per-QP EV programming of the SRv6 issue.
  */
-static int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
-				  struct mrc_dev_prof *next,
-				  struct netlink_ext_ack *extack)
+int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
+			   struct mrc_dev_prof *next, bool for_qp,
+			   struct netlink_ext_ack *extack)
 {
 	struct mrc_evprof *prof;
 	u32 id = nla_get_u32(attr);
@@ -382,11 +394,7 @@ static int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
 		struct mrc_dev_prof none;
 
 		mrc_dev_prof_defaults(&none);
-		next->ev_count = none.ev_count;
-		next->min_active = none.min_active;
-		next->backups = none.backups;
-		next->event_mask = none.event_mask;
-		next->ev_format = none.ev_format;
+		mrc_dev_prof_take_ev(next, &none);
 		return 0;
 	}
 	prof = xa_load(&mn->evprofs, id);
@@ -400,17 +408,21 @@ static int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
 	}
 	if (prof->cfg.mode != MRC_EV_MODE_AUTO ||
 	    prof->cfg.format == MRC_EV_FORMAT_SRV6) {
-		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "only auto-mode udp or stev evprofiles can be named by a device so far");
+		if (for_qp)
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "only auto-mode udp or stev evprofiles can be named by a QP so far");
+		else
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "only auto-mode udp or stev evprofiles can be named by a device so far");
 		return -EOPNOTSUPP;
 	}
 	mrc_dev_prof_ev(next, &prof->cfg);
 	return 0;
 }
 
-static int mrc_dev_prof_cc_lookup(struct mrc_net *mn, const struct nlattr *attr,
-				  struct mrc_dev_prof *next,
-				  struct netlink_ext_ack *extack)
+int mrc_dev_prof_cc_lookup(struct mrc_net *mn, const struct nlattr *attr,
+			   struct mrc_dev_prof *next,
+			   struct netlink_ext_ack *extack)
 {
 	struct mrc_ccprof *prof;
 	u32 id = nla_get_u32(attr);
@@ -460,7 +472,7 @@ int mrc_dev_prof_resolve(struct mrc_net *mn, struct nlattr **attrs,
 		mrc_dev_prof_defaults(next);
 	if (attrs && attrs[MRC_A_DEV_EVPROF_ID]) {
 		err = mrc_dev_prof_ev_lookup(mn, attrs[MRC_A_DEV_EVPROF_ID],
-					     next, extack);
+					     next, false, extack);
 		if (err)
 			return err;
 	}

@@ -44,12 +44,31 @@ static int mrc_qp_check_init(const struct ib_qp_init_attr *init)
 	return 0;
 }
 
-/* The CC profile of the device, as it is when the QP is created or reset. */
+/*
+ * The profile settings @qp follows: its device's, but for the parts it took
+ * itself (MRC_CMD_QP_SET).  Under qp->lock, or before the QP is published.
+ */
+static void mrc_qp_prof(struct mrc_qp *qp, struct mrc_dev_prof *prof)
+{
+	const struct mrc_dev_prof *own = qp->own;
+
+	mrc_dev_prof_get(qp->mdev, prof);
+	if (qp->own_mask & MRC_QP_OWN_EV) {
+		prof->evprof_id = own->evprof_id;
+		mrc_dev_prof_take_ev(prof, own);
+	}
+	if (qp->own_mask & MRC_QP_OWN_CC) {
+		prof->ccprof_id = own->ccprof_id;
+		prof->cc = own->cc;
+	}
+}
+
+/* The CC profile, as it is when the QP is created, reset or given one. */
 static void mrc_qp_cc_init(struct mrc_qp *qp)
 {
 	struct mrc_dev_prof prof;
 
-	mrc_dev_prof_get(qp->mdev, &prof);
+	mrc_qp_prof(qp, &prof);
 	mrc_cc_init(&qp->req.cc, &prof.cc);
 }
 
@@ -62,6 +81,7 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	kvfree(qp->resp.rctx);
 	kvfree(qp->resp.msgs);
 	bitmap_free(qp->resp.bitmap);
+	kfree(qp->own);
 	dst_cache_destroy(&qp->dst_cache);
 	mrc_ev_destroy(qp);
 }
@@ -76,7 +96,7 @@ static int mrc_qp_alloc_state(struct mrc_qp *qp)
 				       qp->max_inline), 8);
 	qp->req.ctx = kvcalloc(nsq, qp->req.ctx_size, GFP_KERNEL);
 	qp->req.ring_size = MRC_WINDOW_DEFAULT;
-	qp->req.window = MRC_SEND_WINDOW;
+	qp->req.window = qp->send_cap;
 	qp->req.reo_thresh = MRC_REORDER_THRESH;
 	qp->req.ev_margin = MRC_EV_MARGIN;
 	mrc_qp_cc_init(qp);
@@ -127,6 +147,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->mtu = 1024;
 	qp->retry_exp = MRC_RETRY_EXP_DEFAULT;
+	qp->send_cap = MRC_SEND_WINDOW;
 
 	/* As rxe does: SGE and inline room share one element size. */
 	wqe = mrc_send_wqe_size(init->cap.max_send_sge,
@@ -232,7 +253,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_destroy_qp);
 
-static int mrc_qp_rto_us(u8 timeout)
+static u32 mrc_qp_rto_us(u8 timeout)
 {
 	u64 ns;
 
@@ -275,7 +296,7 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.reo_calm = 0;
 	qp->req.reo_marked = false;
 	qp->req.ev_margin = MRC_EV_MARGIN;
-	qp->req.window = MRC_SEND_WINDOW;
+	qp->req.window = qp->send_cap;
 	mrc_qp_cc_init(qp);
 	mrc_resp_reset(qp);
 }
@@ -349,7 +370,9 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 				return -ENOMEM;
 			mrc_ev_resolve(qp, &av, paths);
 			/* A new path set takes the EV profile as it is now. */
-			mrc_dev_prof_get(qp->mdev, &prof);
+			spin_lock_bh(&qp->lock);
+			mrc_qp_prof(qp, &prof);
+			spin_unlock_bh(&qp->lock);
 			/*
 			 * STEV EVs live in the IPv6 flow label: over IPv4
 			 * they would silently be plain UDP EVs, unlike what
@@ -448,6 +471,106 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	mrc_qp_unlock_xmit(qp, &out);
 	kfree(paths);
 	return 0;
+}
+
+/**
+ * mrc_qp_set_prepare() - allocate what an MRC_CMD_QP_SET request may need
+ * @set: the request, checked
+ *
+ * Runs before the QP is looked up, outside RCU and every lock.
+ * Return: 0 or -ENOMEM; mrc_qp_set_release() frees either way.
+ */
+int mrc_qp_set_prepare(struct mrc_qp_set *set)
+{
+	set->own = kzalloc(sizeof(*set->own), GFP_KERNEL);
+	if (!set->own)
+		return -ENOMEM;
+	if (!(set->mask & MRC_QP_SET_MPR_DEST))
+		return 0;
+	set->msgs = kvcalloc(set->mpr_dest, sizeof(*set->msgs), GFP_KERNEL);
+	set->bitmap = bitmap_zalloc(set->mpr_dest, GFP_KERNEL);
+	return set->msgs && set->bitmap ? 0 : -ENOMEM;
+}
+
+/**
+ * mrc_qp_set_apply() - give a QP the MRC attributes of a request
+ * @qp: the QP, found under RCU
+ * @set: from mrc_qp_set_prepare(); takes what the QP gives up in exchange
+ * @extack: for the refusal
+ *
+ * The QP's paths, windows and congestion state are built from these at
+ * RTR, so only a QP in RESET or INIT takes them; the request applies whole
+ * or not at all.  Does not sleep.
+ * Return: 0, -ENOENT for a QP being destroyed, -EBUSY past INIT.
+ */
+int mrc_qp_set_apply(struct mrc_qp *qp, struct mrc_qp_set *set,
+		     struct netlink_ext_ack *extack)
+{
+	struct mrc_dev_prof *own = set->own;
+	u8 mask;
+
+	spin_lock_bh(&qp->lock);
+	if (qp->dead) {
+		spin_unlock_bh(&qp->lock);
+		return -ENOENT;
+	}
+	if (qp->state != IB_QPS_RESET && qp->state != IB_QPS_INIT) {
+		spin_unlock_bh(&qp->lock);
+		NL_SET_ERR_MSG(extack,
+			       "the QP is past INIT: MRC attributes are set before RTR");
+		return -EBUSY;
+	}
+	mask = qp->own_mask;
+	if (qp->own)
+		*own = *qp->own;
+	if (set->mask & MRC_QP_SET_EVPROF) {
+		own->evprof_id = set->prof->evprof_id;
+		mrc_dev_prof_take_ev(own, set->prof);
+		if (own->evprof_id)
+			mask |= MRC_QP_OWN_EV;
+		else
+			mask &= ~MRC_QP_OWN_EV;
+	}
+	if (set->mask & MRC_QP_SET_CCPROF) {
+		own->ccprof_id = set->prof->ccprof_id;
+		own->cc = set->prof->cc;
+		if (own->ccprof_id)
+			mask |= MRC_QP_OWN_CC;
+		else
+			mask &= ~MRC_QP_OWN_CC;
+	}
+	set->own = qp->own;
+	qp->own = own;
+	qp->own_mask = mask;
+	if (set->mask & MRC_QP_SET_CCPROF)
+		mrc_qp_cc_init(qp);
+	if (set->mask & MRC_QP_SET_MPR) {
+		qp->send_cap = set->mpr;
+		qp->req.window = set->mpr;
+	}
+	if (set->mask & MRC_QP_SET_MPR_DEST) {
+		swap(qp->resp.msgs, set->msgs);
+		swap(qp->resp.bitmap, set->bitmap);
+		qp->resp.window = set->mpr_dest;
+		mrc_resp_reset(qp);
+	}
+	if (set->mask & MRC_QP_SET_TIMEOUT) {
+		qp->attr.timeout = set->timeout;
+		qp->rto_us = mrc_qp_rto_us(set->timeout);
+	}
+	if (set->mask & MRC_QP_SET_RETRY_LINEAR)
+		qp->attr.retry_cnt = set->retry_linear;
+	if (set->mask & MRC_QP_SET_RETRY_EXP)
+		qp->retry_exp = set->retry_exp;
+	spin_unlock_bh(&qp->lock);
+	return 0;
+}
+
+void mrc_qp_set_release(struct mrc_qp_set *set)
+{
+	kfree(set->own);
+	kvfree(set->msgs);
+	bitmap_free(set->bitmap);
 }
 
 int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,

@@ -397,7 +397,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			req->have_high = true;
 		}
 	}
-	req->window = clamp_t(u32, h->sack.window, 1, MRC_SEND_WINDOW);
+	req->window = clamp_t(u32, h->sack.window, 1, qp->send_cap);
 	cuts = req->cc.decreases;
 	mrc_cc_ack(&req->cc, bytes, m == MRC_SACK_M_SKIP_ONCE,
 		   mrc_rel_rtt_sample(qp, h));
@@ -508,7 +508,7 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	switch (h->nack.reason) {
 	case MRC_NACK_PSN_OOR_WINDOW:
 		/* Shrink to the responder's window; the timer resends. */
-		req->window = clamp_t(u32, h->nack.info, 1, MRC_SEND_WINDOW);
+		req->window = clamp_t(u32, h->nack.info, 1, qp->send_cap);
 		break;
 	case MRC_NACK_RNR:
 		/*
@@ -649,7 +649,8 @@ void mrc_rel_timer(struct timer_list *t)
 		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_TIMEOUTS, 1);
 		req->timeouts++;
 	}
-	if (req->timeouts > qp->attr.retry_cnt + qp->retry_exp) {
+	if (qp->retry_exp != MRC_RETRY_EXP_INFINITE &&
+	    req->timeouts > qp->attr.retry_cnt + qp->retry_exp) {
 		struct mrc_tx_slot *slot = mrc_slot(qp, req->psn_una);
 
 		mrc_sctx(qp, slot->wqe_idx)->status = IB_WC_RETRY_EXC_ERR;

@@ -27,10 +27,12 @@
 #include "psn.h"
 #include "wire.h"
 
+struct mrc_dev_prof;
 struct mrc_device;
 struct mrc_evset;
 struct mrc_path;
 struct mrc_srv6_dst;
+struct netlink_ext_ack;
 
 /* Device limits, reported by query_device and enforced by the verbs. */
 #define MRC_MAX_QP		0x10000
@@ -557,6 +559,11 @@ struct mrc_notes {
  * @evs: the EV set and per-plane paths (ev.c)
  * @rto_us: retransmit timeout from attr.timeout
  * @retry_exp: exponential retries after attr.retry_cnt linear ones
+ *	(MRC_RETRY_EXP_INFINITE: never give up)
+ * @send_cap: requester MPR, PSNs in flight at most
+ * @own: profile settings the QP took itself (MRC_CMD_QP_SET), the parts
+ *	@own_mask says (MRC_QP_OWN_*); NULL while it follows its device
+ * @own_mask: see @own
  * @req: requester
  * @resp: responder
  * @rtx_timer: retransmit / RNR timer
@@ -584,6 +591,9 @@ struct mrc_qp {
 	struct mrc_evset *evs;
 	u32 rto_us;
 	u8 retry_exp;
+	u32 send_cap;
+	struct mrc_dev_prof *own;
+	u8 own_mask;
 	struct mrc_req req;
 	struct mrc_resp resp;
 	struct timer_list rtx_timer;
@@ -592,6 +602,49 @@ struct mrc_qp {
 	struct work_struct ud_work;
 	struct mrc_notes notes;
 };
+
+#define MRC_QP_OWN_EV	BIT(0)
+#define MRC_QP_OWN_CC	BIT(1)
+
+#define MRC_QP_SET_EVPROF	BIT(0)
+#define MRC_QP_SET_CCPROF	BIT(1)
+#define MRC_QP_SET_MPR		BIT(2)
+#define MRC_QP_SET_MPR_DEST	BIT(3)
+#define MRC_QP_SET_TIMEOUT	BIT(4)
+#define MRC_QP_SET_RETRY_LINEAR	BIT(5)
+#define MRC_QP_SET_RETRY_EXP	BIT(6)
+
+/**
+ * struct mrc_qp_set - an MRC_CMD_QP_SET request, checked and ready to apply
+ * @mask: what it sets (MRC_QP_SET_*)
+ * @prof: the profiles it names, resolved (the EV and CC parts)
+ * @mpr: requester MPR, PSNs
+ * @timeout: as the verbs attribute
+ * @retry_linear: as the verbs retry_cnt
+ * @retry_exp: see struct mrc_qp
+ * @own: allocated before the QP is looked up (mrc_qp_set_prepare()); the
+ *	QP's replaced copy afterwards, for mrc_qp_set_release()
+ * @mpr_dest: responder MPR, PSNs
+ * @msgs: its message table, likewise swapped with the QP's
+ * @bitmap: its PSN bitmap, likewise
+ */
+struct mrc_qp_set {
+	u32 mask;
+	struct mrc_dev_prof *prof;
+	u32 mpr;
+	u8 timeout;
+	u8 retry_linear;
+	u8 retry_exp;
+	struct mrc_dev_prof *own;
+	u32 mpr_dest;
+	struct mrc_msg *msgs;
+	unsigned long *bitmap;
+};
+
+int mrc_qp_set_prepare(struct mrc_qp_set *set);
+int mrc_qp_set_apply(struct mrc_qp *qp, struct mrc_qp_set *set,
+		     struct netlink_ext_ack *extack);
+void mrc_qp_set_release(struct mrc_qp_set *set);
 
 static inline struct mrc_qp *to_mqp(struct ib_qp *ibqp)
 {

@@ -96,6 +96,17 @@ run_rc()
 	rc=$?
 }
 
+# expect_nlerr WHAT ERRNO MESSAGE CMD...: mrcctl refused: exit status 2 and
+# exactly the kernel's message and errno.
+expect_nlerr()
+{
+	local what=$1 errno=$2 msg=$3
+	shift 3
+	run_rc "$@"
+	check "$what: exit status" "2" "$rc"
+	check "$what: $errno" "Error: $msg ($errno)" "$out"
+}
+
 mrc_finish()
 {
 	if [ $mrc_checks -eq 0 ]; then

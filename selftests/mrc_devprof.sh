@@ -23,16 +23,6 @@ mrc_load || { echo "# modprobe mrc failed"; exit $KSFT_FAIL; }
 c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
 c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
 
-# expect_err WHAT ERRNO MESSAGE CMD...: exit status 2 and the exact error line.
-expect_err()
-{
-	local what=$1 errno=$2 msg=$3
-	shift 3
-	run_rc "$@"
-	check "$what: exit status" "2" "$rc"
-	check "$what: $errno" "Error: $msg ($errno)" "$out"
-}
-
 # ---- naming profiles ---------------------------------------------------------------
 
 for c in c1 c2; do
@@ -49,16 +39,16 @@ c1 evprofile add 8
 c1 evprofile add 9 mode exp entries 1,2,3 min-active 1
 c1 evprofile set 9 state online
 
-expect_err "dev add naming a missing evprofile" ENOENT "no such evprofile" \
+expect_nlerr "dev add naming a missing evprofile" ENOENT "no such evprofile" \
 	c1 dev add mrcx plane p0 evprofile 99
-expect_err "dev add naming an evprofile in state init" EINVAL "evprofile is not online" \
+expect_nlerr "dev add naming an evprofile in state init" EINVAL "evprofile is not online" \
 	c1 dev add mrcx plane p0 evprofile 8
-expect_err "dev add naming an exp-mode evprofile" EOPNOTSUPP \
+expect_nlerr "dev add naming an exp-mode evprofile" EOPNOTSUPP \
 	"only auto-mode udp or stev evprofiles can be named by a device so far" \
 	c1 dev add mrcx plane p0 evprofile 9
-expect_err "dev add naming a missing ccprofile" ENOENT "no such ccprofile" \
+expect_nlerr "dev add naming a missing ccprofile" ENOENT "no such ccprofile" \
 	c1 dev add mrcx plane p0 ccprofile 98
-expect_err "dev add with a profile id out of range" ERANGE "integer out of range" \
+expect_nlerr "dev add with a profile id out of range" ERANGE "integer out of range" \
 	c1 dev add mrcx plane p0 evprofile 65536
 check "refused dev add created nothing" "[]" "$(c1 -j dev show)"
 
@@ -66,9 +56,9 @@ mrc_dev_pair 2 || exit $KSFT_FAIL
 check "a new device names no profile" "dev $MRC_DEV1 planes 2" "$(c1 dev show | head -n 1)"
 check "a new device names no profile (JSON)" "0 0" \
 	"$(c1 -j dev show | jq -r '.[0] | "\(.evprofile) \(.ccprofile)"')"
-expect_err "dev set on a missing device" ENODEV "no such mrc device" \
+expect_nlerr "dev set on a missing device" ENODEV "no such mrc device" \
 	c1 dev set nosuch evprofile 7
-expect_err "dev set naming a missing evprofile" ENOENT "no such evprofile" \
+expect_nlerr "dev set naming a missing evprofile" ENOENT "no such evprofile" \
 	c1 dev set "$MRC_DEV1" evprofile 99
 for c in c1 c2; do
 	dev=$MRC_DEV1
@@ -80,9 +70,9 @@ check "dev show names the profiles" "dev $MRC_DEV1 planes 2 evprofile 7 ccprofil
 	"$(c1 dev show | head -n 1)"
 check "dev show names the profiles (JSON)" "7 3" \
 	"$(c1 -j dev show | jq -r '.[0] | "\(.evprofile) \(.ccprofile)"')"
-expect_err "a named evprofile cannot go offline" EBUSY \
+expect_nlerr "a named evprofile cannot go offline" EBUSY \
 	"evprofile is named by a device, it stays online" c1 evprofile set 7 state offline
-expect_err "a named ccprofile cannot go offline" EBUSY \
+expect_nlerr "a named ccprofile cannot go offline" EBUSY \
 	"ccprofile is named by a device, it stays online" c1 ccprofile set 3 state offline
 check "the refused requests left both profiles online" "online online" \
 	"$(c1 -j evprofile show 7 | jq -r '.[0].state') $(c1 -j ccprofile show 3 | jq -r '.[0].state')"
@@ -141,19 +131,19 @@ check "probe of a live EV on plane 1 (JSON)" "0 1 $slot1 true" \
 tc -n "$H2" qdisc add dev p1 root handle 1: prio
 tc -n "$H2" filter add dev p1 parent 1: protocol ip prio 1 u32 \
 	match ip protocol 17 0xff action drop
-expect_err "probe of a dead EV" ETIMEDOUT "no answer within the timeout" \
+expect_nlerr "probe of a dead EV" ETIMEDOUT "no answer within the timeout" \
 	c2 probe dev "$MRC_DEV2" qpn "$qpn" slot "$slot1" timeout 300
 tc -n "$H2" qdisc del dev p1 root
 
-expect_err "probe of a slot beyond the set" ERANGE "EV slot beyond the QP's active set" \
+expect_nlerr "probe of a slot beyond the set" ERANGE "EV slot beyond the QP's active set" \
 	c2 probe dev "$MRC_DEV2" qpn "$qpn" slot "$nevs"
-expect_err "probe of a slot beyond any set" ERANGE "integer out of range" \
+expect_nlerr "probe of a slot beyond any set" ERANGE "integer out of range" \
 	c2 probe dev "$MRC_DEV2" qpn "$qpn" slot 256
-expect_err "probe with timeout 0" ERANGE "integer out of range" \
+expect_nlerr "probe with timeout 0" ERANGE "integer out of range" \
 	c2 probe dev "$MRC_DEV2" qpn "$qpn" slot 0 timeout 0
-expect_err "probe of a missing QP" ENOENT "no such QP" \
+expect_nlerr "probe of a missing QP" ENOENT "no such QP" \
 	c2 probe dev "$MRC_DEV2" qpn 999999 slot 0
-expect_err "probe on a missing device" ENODEV "no such mrc device" \
+expect_nlerr "probe on a missing device" ENODEV "no such mrc device" \
 	c2 probe dev nosuch qpn "$qpn" slot 0
 for who in nocap nobody; do
 	declare -n as=$who

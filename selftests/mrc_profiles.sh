@@ -17,16 +17,6 @@ mrc_load || { echo "# modprobe mrc failed"; exit $KSFT_FAIL; }
 c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
 c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
 
-# expect_err WHAT ERRNO MESSAGE CMD...: exit status 2 and the exact error line.
-expect_err()
-{
-	local what=$1 errno=$2 msg=$3
-	shift 3
-	run_rc "$@"
-	check "$what: exit status" "2" "$rc"
-	check "$what: $errno" "Error: $msg ($errno)" "$out"
-}
-
 # expect_usage WHAT CMD...: mrcctl refuses before asking the kernel.
 expect_usage()
 {
@@ -63,7 +53,7 @@ check "evprofile exp/stev, human" \
 check "evprofile exp/stev, JSON" \
 	'{"id":8,"state":"init","mode":"exp","format":"stev","evs":16,"min_active":2,"backups":0,"events":["assumed-bad"],"entries":[65537,65536,68719476735]}' \
 	"$(c1 -j evprofile show 8 | jq -c '.[0]')"
-expect_err "format change re-checks the kept entries" ERANGE \
+expect_nlerr "format change re-checks the kept entries" ERANGE \
 	"EV entry does not fit the format's entropy field" c1 evprofile set 8 format udp
 check "refused request changed nothing" "stev [65537,65536,68719476735]" \
 	"$(c1 -j evprofile show 8 | jq -r '.[0] | "\(.format) \(.entries|tojson)"')"
@@ -94,26 +84,26 @@ check "evprofile online" "0" "$rc"
 check "evprofile state online shown" "online" \
 	"$(c1 -j evprofile show 7 | jq -r '.[0].state')"
 busy="evprofile is online: mode, format, ev_count, backups and entries need it offline"
-expect_err "online: evs fixed" EBUSY "$busy" c1 evprofile set 7 evs 64
-expect_err "online: mode fixed" EBUSY "$busy" c1 evprofile set 7 mode exp
-expect_err "online: format fixed" EBUSY "$busy" c1 evprofile set 7 format stev
-expect_err "online: backups fixed" EBUSY "$busy" c1 evprofile set 7 backups 1
-expect_err "online: entries fixed" EBUSY "$busy" c1 evprofile set 7 entries none
+expect_nlerr "online: evs fixed" EBUSY "$busy" c1 evprofile set 7 evs 64
+expect_nlerr "online: mode fixed" EBUSY "$busy" c1 evprofile set 7 mode exp
+expect_nlerr "online: format fixed" EBUSY "$busy" c1 evprofile set 7 format stev
+expect_nlerr "online: backups fixed" EBUSY "$busy" c1 evprofile set 7 backups 1
+expect_nlerr "online: entries fixed" EBUSY "$busy" c1 evprofile set 7 entries none
 run_rc c1 evprofile set 7 min-active 6 events assumed-bad
 check "online: min-active and events tunable" "0" "$rc"
 check "online: tunables applied, shape kept" "20 6 online" \
 	"$(c1 -j evprofile show 7 | jq -r '.[0] | "\(.evs) \(.min_active) \(.state)"')"
-expect_err "online: min-active still bounded by evs" ERANGE \
+expect_nlerr "online: min-active still bounded by evs" ERANGE \
 	"min_active must be 1 to ev_count" c1 evprofile set 7 min-active 21
-expect_err "delete an online evprofile" EBUSY \
+expect_nlerr "delete an online evprofile" EBUSY \
 	"evprofile is online, set it offline first" c1 evprofile del 7
 run_rc c1 evprofile set 7 state offline evs 64
 check "offline and reshape in one request" "0" "$rc"
 check "reshaped while going offline" "offline 64" \
 	"$(c1 -j evprofile show 7 | jq -r '.[0] | "\(.state) \(.evs)"')"
-expect_err "state init cannot be set" EINVAL \
+expect_nlerr "state init cannot be set" EINVAL \
 	"state can only be set to online or offline" c1 evprofile set 7 state init
-expect_err "new profile with a state" EINVAL \
+expect_nlerr "new profile with a state" EINVAL \
 	"a new profile starts in state init" c1 evprofile add 9 state online
 
 run_rc c1 evprofile set 8 state online
@@ -122,58 +112,58 @@ c1 evprofile set 8 state offline
 c1 evprofile set 8 entries none
 check "entries none clears the list (human)" "entries none" \
 	"$(c1 evprofile show 8 | grep -oE 'entries [^ ]+$')"
-expect_err "exp profile without entries cannot go online" EINVAL \
+expect_nlerr "exp profile without entries cannot go online" EINVAL \
 	"mode exp needs at least min_active EV entries online" \
 	c1 evprofile set 8 state online
 check "refused online left it offline" "offline" \
 	"$(c1 -j evprofile show 8 | jq -r '.[0].state')"
-expect_err "duplicate EV entry" EINVAL "duplicate EV entry" \
+expect_nlerr "duplicate EV entry" EINVAL "duplicate EV entry" \
 	c1 evprofile set 8 entries 1,2,1
-expect_err "STEV entry wider than 36 bits" ERANGE \
+expect_nlerr "STEV entry wider than 36 bits" ERANGE \
 	"EV entry does not fit the format's entropy field" \
 	c1 evprofile set 8 entries 68719476736
-expect_err "UDP entry wider than 16 bits" ERANGE \
+expect_nlerr "UDP entry wider than 16 bits" ERANGE \
 	"EV entry does not fit the format's entropy field" \
 	c1 evprofile set 8 format udp entries 65536
 c1 evprofile set 8 format udp entries 49152,49153,65535
 check "udp entries replaced" "[49152,49153,65535]" \
 	"$(c1 -j evprofile show 8 | jq -c '.[0].entries')"
-expect_err "more entries than evs" E2BIG "more EV entries than ev_count" \
+expect_nlerr "more entries than evs" E2BIG "more EV entries than ev_count" \
 	c1 evprofile set 8 entries "$(seq -s, 1 17)"
-expect_err "evs below the entry count" E2BIG "more EV entries than ev_count" \
+expect_nlerr "evs below the entry count" E2BIG "more EV entries than ev_count" \
 	c1 evprofile set 8 evs 2
-expect_err "too many entries" E2BIG "too many EV entries" \
+expect_nlerr "too many entries" E2BIG "too many EV entries" \
 	c1 evprofile set 8 entries "$(seq -s, 1 257)"
-expect_err "entries outside exp mode" EINVAL "EV entries need mode exp" \
+expect_nlerr "entries outside exp mode" EINVAL "EV entries need mode exp" \
 	c1 evprofile set 7 entries 1
 c1 evprofile set 8 mode auto
 check "leaving exp mode drops the entries" "auto []" \
 	"$(c1 -j evprofile show 8 | jq -r '.[0] | "\(.mode) \(.entries|tojson)"')"
 check "auto mode shows no entries in human form" "" \
 	"$(c1 evprofile show 8 | grep -o entries)"
-expect_err "mode gen" EOPNOTSUPP "mode gen (generated EVs) is not supported yet" \
+expect_nlerr "mode gen" EOPNOTSUPP "mode gen (generated EVs) is not supported yet" \
 	c1 evprofile set 8 mode gen
-expect_err "explicit srv6 entries" EOPNOTSUPP \
+expect_nlerr "explicit srv6 entries" EOPNOTSUPP \
 	"explicit EV entries are not supported for this format yet" \
 	c1 evprofile set 8 mode exp format srv6 entries 1
 run_rc c1 evprofile set 8 mode exp format srv6
 check "srv6 exp profile without entries is accepted" "0" "$rc"
-expect_err "evs 0" ERANGE "$policy" c1 evprofile set 7 evs 0
-expect_err "evs 257" ERANGE "$policy" c1 evprofile set 7 evs 257
-expect_err "min-active 0" ERANGE "$policy" c1 evprofile set 7 min-active 0
-expect_err "min-active above evs" ERANGE "min_active must be 1 to ev_count" \
+expect_nlerr "evs 0" ERANGE "$policy" c1 evprofile set 7 evs 0
+expect_nlerr "evs 257" ERANGE "$policy" c1 evprofile set 7 evs 257
+expect_nlerr "min-active 0" ERANGE "$policy" c1 evprofile set 7 min-active 0
+expect_nlerr "min-active above evs" ERANGE "min_active must be 1 to ev_count" \
 	c1 evprofile add 9 evs 10 min-active 11
-expect_err "backups 33" ERANGE "$policy" c1 evprofile set 7 backups 33
-expect_err "evprofile id 0" ERANGE "$policy" c1 evprofile add 0
-expect_err "evprofile id 65536" ERANGE "$policy" c1 evprofile add 65536
+expect_nlerr "backups 33" ERANGE "$policy" c1 evprofile set 7 backups 33
+expect_nlerr "evprofile id 0" ERANGE "$policy" c1 evprofile add 0
+expect_nlerr "evprofile id 65536" ERANGE "$policy" c1 evprofile add 65536
 run_rc c1 evprofile add 65535
 check "evprofile id 65535 is valid" "0" "$rc"
 c1 evprofile del 65535
-expect_err "duplicate evprofile id" EEXIST "an evprofile with this id already exists" \
+expect_nlerr "duplicate evprofile id" EEXIST "an evprofile with this id already exists" \
 	c1 evprofile add 8
-expect_err "show unknown evprofile" ENOENT "no such evprofile" c1 evprofile show 999
-expect_err "set unknown evprofile" ENOENT "no such evprofile" c1 evprofile set 999 evs 1
-expect_err "del unknown evprofile" ENOENT "no such evprofile" c1 evprofile del 999
+expect_nlerr "show unknown evprofile" ENOENT "no such evprofile" c1 evprofile show 999
+expect_nlerr "set unknown evprofile" ENOENT "no such evprofile" c1 evprofile set 999 evs 1
+expect_nlerr "del unknown evprofile" ENOENT "no such evprofile" c1 evprofile del 999
 check "failed requests created nothing" "7 8" \
 	"$(c1 -j evprofile show | jq -r '[.[].id] | join(" ")')"
 
@@ -192,7 +182,7 @@ expect_usage "evprofile unknown command" c1 evprofile frob
 
 run_rc c1 evprofile del 8
 check "evprofile del" "0" "$rc"
-expect_err "deleted evprofile is gone" ENOENT "no such evprofile" c1 evprofile show 8
+expect_nlerr "deleted evprofile is gone" ENOENT "no such evprofile" c1 evprofile show 8
 
 # ---- ccprofile ------------------------------------------------------------------
 
@@ -217,24 +207,24 @@ check "eta and fi may be 0" "0 0" \
 	"$(c1 -j ccprofile show 4 | jq -r '.[0] | "\(.eta) \(.fi)"')"
 check "ccprofile dump" "3 4" "$(c1 -j ccprofile show | jq -r '[.[].id] | join(" ")')"
 
-expect_err "algo none" ERANGE "$policy" c1 ccprofile set 3 algo none
-expect_err "base-rtt-us 0" ERANGE "$policy" c1 ccprofile set 3 base-rtt-us 0
-expect_err "target-delay-us above 1 s" ERANGE "$policy" \
+expect_nlerr "algo none" ERANGE "$policy" c1 ccprofile set 3 algo none
+expect_nlerr "base-rtt-us 0" ERANGE "$policy" c1 ccprofile set 3 base-rtt-us 0
+expect_nlerr "target-delay-us above 1 s" ERANGE "$policy" \
 	c1 ccprofile set 3 target-delay-us 1000001
-expect_err "qa-threshold-us above 1 s" ERANGE "$policy" \
+expect_nlerr "qa-threshold-us above 1 s" ERANGE "$policy" \
 	c1 ccprofile set 3 qa-threshold-us 1000001
-expect_err "min-cwnd 255" ERANGE "$policy" c1 ccprofile set 3 min-cwnd 255
-expect_err "max-cwnd above 2^30" ERANGE "$policy" c1 ccprofile set 3 max-cwnd 1073741825
-expect_err "gamma 0" ERANGE "$policy" c1 ccprofile set 3 gamma 0
-expect_err "gamma 1001" ERANGE "$policy" c1 ccprofile set 3 gamma 1001
-expect_err "max-md-jump 1001" ERANGE "$policy" c1 ccprofile set 3 max-md-jump 1001
-expect_err "eta 65537" ERANGE "$policy" c1 ccprofile set 3 eta 65537
-expect_err "fi above 2^20" ERANGE "$policy" c1 ccprofile set 3 fi 1048577
-expect_err "target below base rtt" EINVAL "target_delay_us is below base_rtt_us" \
+expect_nlerr "min-cwnd 255" ERANGE "$policy" c1 ccprofile set 3 min-cwnd 255
+expect_nlerr "max-cwnd above 2^30" ERANGE "$policy" c1 ccprofile set 3 max-cwnd 1073741825
+expect_nlerr "gamma 0" ERANGE "$policy" c1 ccprofile set 3 gamma 0
+expect_nlerr "gamma 1001" ERANGE "$policy" c1 ccprofile set 3 gamma 1001
+expect_nlerr "max-md-jump 1001" ERANGE "$policy" c1 ccprofile set 3 max-md-jump 1001
+expect_nlerr "eta 65537" ERANGE "$policy" c1 ccprofile set 3 eta 65537
+expect_nlerr "fi above 2^20" ERANGE "$policy" c1 ccprofile set 3 fi 1048577
+expect_nlerr "target below base rtt" EINVAL "target_delay_us is below base_rtt_us" \
 	c1 ccprofile set 3 base-rtt-us 31
-expect_err "qa threshold below target" EINVAL \
+expect_nlerr "qa threshold below target" EINVAL \
 	"qa_threshold_us is below target_delay_us" c1 ccprofile set 3 qa-threshold-us 29
-expect_err "min-cwnd above max-cwnd" EINVAL "min_cwnd is larger than max_cwnd" \
+expect_nlerr "min-cwnd above max-cwnd" EINVAL "min_cwnd is larger than max_cwnd" \
 	c1 ccprofile add 5 min-cwnd 8192 max-cwnd 4096
 c1 ccprofile set 3 base-rtt-us 25 target-delay-us 50 qa-threshold-us 0
 check "ccprofile set several parameters" "25 50 0" \
@@ -246,20 +236,20 @@ run_rc c1 ccprofile set 3 gamma 400 max-cwnd 65536
 check "online: NSCC parameters tunable" "0" "$rc"
 check "online: parameters applied" "400 65536" \
 	"$(c1 -j ccprofile show 3 | jq -r '.[0] | "\(.gamma) \(.max_cwnd)"')"
-expect_err "online: algo fixed" EBUSY "ccprofile is online: the algorithm needs it offline" \
+expect_nlerr "online: algo fixed" EBUSY "ccprofile is online: the algorithm needs it offline" \
 	c1 ccprofile set 3 algo nscc
-expect_err "delete an online ccprofile" EBUSY "ccprofile is online, set it offline first" \
+expect_nlerr "delete an online ccprofile" EBUSY "ccprofile is online, set it offline first" \
 	c1 ccprofile del 3
-expect_err "ccprofile state init" EINVAL "state can only be set to online or offline" \
+expect_nlerr "ccprofile state init" EINVAL "state can only be set to online or offline" \
 	c1 ccprofile set 3 state init
-expect_err "new ccprofile with a state" EINVAL "a new profile starts in state init" \
+expect_nlerr "new ccprofile with a state" EINVAL "a new profile starts in state init" \
 	c1 ccprofile add 6 state offline
-expect_err "duplicate ccprofile id" EEXIST "a ccprofile with this id already exists" \
+expect_nlerr "duplicate ccprofile id" EEXIST "a ccprofile with this id already exists" \
 	c1 ccprofile add 4
-expect_err "ccprofile id 0" ERANGE "$policy" c1 ccprofile show 0
-expect_err "show unknown ccprofile" ENOENT "no such ccprofile" c1 ccprofile show 99
-expect_err "set unknown ccprofile" ENOENT "no such ccprofile" c1 ccprofile set 99 eta 1
-expect_err "del unknown ccprofile" ENOENT "no such ccprofile" c1 ccprofile del 99
+expect_nlerr "ccprofile id 0" ERANGE "$policy" c1 ccprofile show 0
+expect_nlerr "show unknown ccprofile" ENOENT "no such ccprofile" c1 ccprofile show 99
+expect_nlerr "set unknown ccprofile" ENOENT "no such ccprofile" c1 ccprofile set 99 eta 1
+expect_nlerr "del unknown ccprofile" ENOENT "no such ccprofile" c1 ccprofile del 99
 expect_usage "ccprofile bad algo" c1 ccprofile set 3 algo reno
 expect_usage "ccprofile evprofile-only parameter" c1 ccprofile set 3 evs 1
 expect_usage "ccprofile del without id" c1 ccprofile del
@@ -291,8 +281,8 @@ check "refused requests changed nothing" "7 64 4 0" \
 
 check "evprofiles are per namespace" "[]" "$(c2 -j evprofile show)"
 check "ccprofiles are per namespace" "[]" "$(c2 -j ccprofile show)"
-expect_err "other namespace's evprofile" ENOENT "no such evprofile" c2 evprofile show 7
-expect_err "other namespace's ccprofile cannot be deleted" ENOENT "no such ccprofile" \
+expect_nlerr "other namespace's evprofile" ENOENT "no such evprofile" c2 evprofile show 7
+expect_nlerr "other namespace's ccprofile cannot be deleted" ENOENT "no such ccprofile" \
 	c2 ccprofile del 4
 run_rc c2 evprofile add 7 evs 8
 check "same id in another namespace" "0" "$rc"

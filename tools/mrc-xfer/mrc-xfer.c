@@ -76,6 +76,7 @@ struct opts {
 	int64_t corrupt;		/* self-check: flip a byte of this message */
 	const char *hold;		/* keep the QP until this file exists */
 	const char *pause;		/* requester: pause twice on this file */
+	const char *at_init;		/* wait in INIT until this file exists */
 };
 
 struct xfer {
@@ -147,6 +148,9 @@ static void help_exit(int status)
 		"               one byte of message N before taking its digest\n"
 		"  --hold FILE  after the verdict, keep the QP (idle) until FILE\n"
 		"               exists, at most -t seconds, for a look at its state\n"
+		"  --at-init FILE  once the QP is in INIT, print \"init qpn N\" and\n"
+		"               wait (at most -t seconds) until FILE exists, for a\n"
+		"               controller to set its MRC attributes (mrcctl qp set)\n"
 		"  --pause FILE client: after a third and after two thirds of the\n"
 		"               messages, wait until they completed, print \"paused N\"\n"
 		"               and wait (at most -t seconds) until FILE exists,\n"
@@ -216,6 +220,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		{ "corrupt", required_argument, NULL, 'C' },
 		{ "hold", required_argument, NULL, 'H' },
 		{ "pause", required_argument, NULL, 'P' },
+		{ "at-init", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -272,6 +277,9 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case 'P':
 			o->pause = optarg;
+			break;
+		case 'I':
+			o->at_init = optarg;
 			break;
 		case 'h':
 			help_exit(0);
@@ -636,6 +644,14 @@ static enum ibv_mtu mtu_enum(int mtu)
 	}
 }
 
+static void wait_for_file(const char *path, int timeout_s)
+{
+	int waited;
+
+	for (waited = 0; access(path, F_OK) && waited < timeout_s * 20; waited++)
+		usleep(50000);
+}
+
 static void connect_qp(struct xfer *x)
 {
 	const struct opts *o = &x->o;
@@ -655,6 +671,11 @@ static void connect_qp(struct xfer *x)
 	if (ibv_modify_qp(x->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
 		die(EXIT_VERBS, "modify QP to INIT: %m");
+	if (o->at_init) {
+		printf("init qpn %u\n", x->qp->qp_num);
+		fflush(stdout);
+		wait_for_file(o->at_init, o->timeout_s);
+	}
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
@@ -838,14 +859,6 @@ static bool expect(struct xfer *x, bool cond, const char *fmt, ...)
 
 /* Client: write, write_imm, send and read, DEPTH messages in flight. */
 /* Poll (at most @timeout_s seconds) until @path exists. */
-static void wait_for_file(const char *path, int timeout_s)
-{
-	int waited;
-
-	for (waited = 0; access(path, F_OK) && waited < timeout_s * 20; waited++)
-		usleep(50000);
-}
-
 static void run_requester(struct xfer *x)
 {
 	const struct opts *o = &x->o;

@@ -98,6 +98,9 @@ static void usage(FILE *f)
 	      "       mrcctl [OPTIONS] ccprofile del ID\n"
 	      "       mrcctl [OPTIONS] monitor [count N]\n"
 	      "       mrcctl [OPTIONS] qp show [dev DEV [qpn N]]\n"
+	      "       mrcctl [OPTIONS] qp set dev DEV qpn N [evprofile ID|none]\n"
+	      "              [ccprofile ID|none] [mpr N] [mpr-dest N] [timeout N]\n"
+	      "              [retry-linear N] [retry-exp N|infinite]\n"
 	      "       mrcctl [OPTIONS] ev set dev DEV qpn N slot S { deny | undeny }\n"
 	      "                        [slot S { deny | undeny } ...]\n"
 	      "       mrcctl [OPTIONS] probe dev DEV qpn N slot S [timeout MS]\n"
@@ -1298,6 +1301,13 @@ static const enum mnl_attr_data_type qp_types[MRC_A_QP_MAX + 1] = {
 	[MRC_A_QP_ERROR] = MNL_TYPE_U32,
 	[MRC_A_QP_EVS] = MNL_TYPE_NESTED,
 	[MRC_A_QP_PEER_DOWN] = MNL_TYPE_U32,
+	[MRC_A_QP_EVPROF_ID] = MNL_TYPE_U32,
+	[MRC_A_QP_CCPROF_ID] = MNL_TYPE_U32,
+	[MRC_A_QP_MPR] = MNL_TYPE_U32,
+	[MRC_A_QP_MPR_DEST] = MNL_TYPE_U32,
+	[MRC_A_QP_TIMEOUT] = MNL_TYPE_U8,
+	[MRC_A_QP_RETRY_LINEAR] = MNL_TYPE_U8,
+	[MRC_A_QP_RETRY_EXP] = MNL_TYPE_U8,
 };
 
 /*
@@ -1436,6 +1446,43 @@ static int print_ev(struct nl *nl, const struct nlattr *nest)
 	return 0;
 }
 
+/*
+ * The MRC attributes of a QP (MRC_CMD_QP_SET), each when the kernel says
+ * it: "evprofile 3 ... retry-exp 6", or JSON members of the same names.
+ */
+static const struct {
+	int type;
+	const char *word;
+	const char *key;
+} qp_attr_words[] = {
+	{ MRC_A_QP_EVPROF_ID, "evprofile", "evprofile" },
+	{ MRC_A_QP_CCPROF_ID, "ccprofile", "ccprofile" },
+	{ MRC_A_QP_MPR, "mpr", "mpr" },
+	{ MRC_A_QP_MPR_DEST, "mpr-dest", "mpr_dest" },
+	{ MRC_A_QP_TIMEOUT, "timeout", "timeout" },
+	{ MRC_A_QP_RETRY_LINEAR, "retry-linear", "retry_linear" },
+	{ MRC_A_QP_RETRY_EXP, "retry-exp", "retry_exp" },
+};
+
+static void print_qp_attrs(const struct nlattr **qtb, bool as_json)
+{
+	unsigned int i;
+	__u32 v;
+
+	for (i = 0; i < ARRAY_SIZE(qp_attr_words); i++) {
+		const struct nlattr *a = qtb[qp_attr_words[i].type];
+
+		if (!a)
+			continue;
+		v = qp_types[qp_attr_words[i].type] == MNL_TYPE_U8 ?
+		    mnl_attr_get_u8(a) : mnl_attr_get_u32(a);
+		if (as_json)
+			j_uint(qp_attr_words[i].key, v);
+		else
+			printf(" %s %u", qp_attr_words[i].word, v);
+	}
+}
+
 static void qp_close_json(struct qp_show *qs)
 {
 	if (qs->in_qp) {
@@ -1503,6 +1550,7 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 			j_uint("cwnd", mnl_attr_get_u32(qtb[MRC_A_QP_CWND]));
 			j_uint("srtt_us", mnl_attr_get_u32(qtb[MRC_A_QP_SRTT_US]));
 			print_peer_down(qtb[MRC_A_QP_PEER_DOWN], true);
+			print_qp_attrs(qtb, true);
 			j_open("evs", '[');
 			qs->in_qp = true;
 		}
@@ -1516,6 +1564,7 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 		       mnl_attr_get_u32(qtb[MRC_A_QP_CWND]),
 		       mnl_attr_get_u32(qtb[MRC_A_QP_SRTT_US]));
 		print_peer_down(qtb[MRC_A_QP_PEER_DOWN], false);
+		print_qp_attrs(qtb, false);
 		putchar('\n');
 	}
 	snprintf(qs->dev, sizeof(qs->dev), "%s", dev);
@@ -1583,10 +1632,65 @@ static int qp_show(struct nl *nl, int argc, char **argv)
 	return ret;
 }
 
+/*
+ * qp set dev DEV qpn N [evprofile ID|none] [ccprofile ID|none] [mpr N]
+ * [mpr-dest N] [timeout N] [retry-linear N] [retry-exp N|infinite]: one
+ * request; the kernel checks every range and says what is wrong.
+ */
+static int qp_set(struct nl *nl, int argc, char **argv)
+{
+	const char *dev = NULL;
+	struct nlmsghdr *nlh;
+	bool have_qpn = false;
+	struct nlattr *qp;
+	unsigned int k;
+	__u32 qpn = 0, v;
+	int i, n = 0;
+
+	i = parse_qp_args(argc, argv, &dev, &have_qpn, &qpn);
+	if (!dev || !have_qpn)
+		usage_error("qp set needs dev DEV and qpn N", NULL);
+	nlh = mrc_msg(nl, MRC_CMD_QP_SET, 0);
+	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, dev);
+	qp = mnl_attr_nest_start(nlh, MRC_A_QP);
+	mnl_attr_put_u32(nlh, MRC_A_QP_NUM, qpn);
+	for (; i < argc; i += 2, n++) {
+		for (k = 0; k < ARRAY_SIZE(qp_attr_words); k++)
+			if (!strcmp(argv[i], qp_attr_words[k].word))
+				break;
+		if (k == ARRAY_SIZE(qp_attr_words))
+			usage_error("unknown qp attribute", argv[i]);
+		if (i + 1 >= argc)
+			usage_error("missing value after", argv[i]);
+		if (!strcmp(argv[i + 1], "none") &&
+		    (qp_attr_words[k].type == MRC_A_QP_EVPROF_ID ||
+		     qp_attr_words[k].type == MRC_A_QP_CCPROF_ID))
+			v = 0;
+		else if (!strcmp(argv[i + 1], "infinite") &&
+			 qp_attr_words[k].type == MRC_A_QP_RETRY_EXP)
+			v = MRC_RETRY_EXP_INFINITE;
+		else
+			v = parse_u32_arg("invalid value", argv[i + 1]);
+		if (qp_types[qp_attr_words[k].type] == MNL_TYPE_U8) {
+			if (v > 255)
+				usage_error("value out of range", argv[i + 1]);
+			mnl_attr_put_u8(nlh, qp_attr_words[k].type, v);
+		} else {
+			mnl_attr_put_u32(nlh, qp_attr_words[k].type, v);
+		}
+	}
+	if (!n)
+		usage_error("qp set needs an attribute to set", NULL);
+	mnl_attr_nest_end(nlh, qp);
+	return nl_talk(nl, nlh, NULL, NULL);
+}
+
 static int cmd_qp(struct nl *nl, int argc, char **argv)
 {
 	if (!argc || !strcmp(argv[0], "show") || !strcmp(argv[0], "list"))
 		return qp_show(nl, argc ? argc - 1 : 0, argv + 1);
+	if (!strcmp(argv[0], "set"))
+		return qp_set(nl, argc - 1, argv + 1);
 	return usage_error("unknown qp command", argv[0]);
 }
 

@@ -214,6 +214,12 @@
  *        MRC_A_QP_SRTT_US: NLA_U32, smoothed RTT (0: none measured yet)
  *        MRC_A_QP_PEER_DOWN: NLA_U32, bit k set: the peer's last port
  *                            status said its plane k is down
+ *        MRC_A_QP_EVPROF_ID, MRC_A_QP_CCPROF_ID: NLA_U32, the profiles
+ *                            the QP took by MRC_CMD_QP_SET; 0 when it
+ *                            follows its device's
+ *        MRC_A_QP_MPR, MRC_A_QP_MPR_DEST: NLA_U32, in MRC_MPR_UNIT PSNs
+ *        MRC_A_QP_TIMEOUT, MRC_A_QP_RETRY_LINEAR, MRC_A_QP_RETRY_EXP:
+ *                            NLA_U8, as MRC_CMD_QP_SET takes them
  *        MRC_A_QP_EVS: NLA_NESTED
  *            MRC_A_EV: NLA_NESTED, one per slot, by increasing slot
  *                MRC_A_EV_SLOT: NLA_U32
@@ -255,6 +261,45 @@
  * EINVAL slot listed twice, state SKIP or ASSUMED_BAD, undeny of a slot
  * that is not DENIED, EBUSY no slot left that is not DENIED, E2BIG more
  * than MRC_MAX_EVS entries.
+ * MRC_CMD_QP_SET (do, admin)
+ * --------------------------
+ *
+ * The MRC attributes of a QP that verbs has no field for, as the OCP
+ * application API (mrc.h) sets them: a channel for a library that runs MRC
+ * programs over mrc.  Takes MRC_A_DEV_NAME and:
+ *
+ *    MRC_A_QP: NLA_NESTED
+ *        MRC_A_QP_NUM: NLA_U32, required
+ *        MRC_A_QP_EVPROF_ID: NLA_U32, an ONLINE EV profile (AUTO mode, UDP
+ *                            or STEV format) the QP takes instead of its
+ *                            device's; 0: the device's again
+ *        MRC_A_QP_CCPROF_ID: NLA_U32, the same for the CC profile
+ *        MRC_A_QP_MPR: NLA_U32, requester MPR: PSNs the QP keeps in
+ *                      flight at most, in units of MRC_MPR_UNIT,
+ *                      1 .. MRC_MPR_MAX (default 2)
+ *        MRC_A_QP_MPR_DEST: NLA_U32, responder MPR: PSNs accepted from the
+ *                           oldest missing one on, in units of
+ *                           MRC_MPR_UNIT, a power of two
+ *                           1 .. MRC_MPR_DEST_MAX (default 8)
+ *        MRC_A_QP_TIMEOUT: NLA_U8, ACK timeout 1.024 us << timeout,
+ *                          0 .. 31, 0 for mrc's default (as the verbs
+ *                          attribute, which it sets)
+ *        MRC_A_QP_RETRY_LINEAR: NLA_U8, timeouts retried at that timeout,
+ *                               0 .. 7 (the verbs retry_cnt)
+ *        MRC_A_QP_RETRY_EXP: NLA_U8, timeouts retried after those, each
+ *                            doubling it, 0 .. MRC_RETRY_EXP_INFINITE
+ *                            (never give up; default 6)
+ *
+ * Only a QP in RESET or INIT takes them (EBUSY after): its paths, window
+ * and congestion state are built at RTR.  A QP takes a profile's settings
+ * as they are when it names it; later changes to the profile, or its
+ * deletion, do not reach the QP, whose settings stay until the next
+ * MRC_CMD_QP_SET (a reset to RESET keeps them).  The request applies whole
+ * or not at all.  Errors: ENODEV no such device, ENOENT no such QP or
+ * profile, EINVAL a profile not ONLINE, MPR_DEST not a power of two, an
+ * attribute out of range, no attribute to set, EOPNOTSUPP an EV profile
+ * of a mode or format QPs cannot take, EBUSY the QP is past INIT.
+ *
  * MRC_CMD_PROBE (do, admin)
  * -------------------------
  *
@@ -389,6 +434,12 @@
 #define MRC_PROFILE_ID_MAX	65535
 #define MRC_MAX_BACKUPS		32
 
+/* MRC_CMD_QP_SET: MPRs count PSNs in these units; the retry that never ends. */
+#define MRC_MPR_UNIT		128
+#define MRC_MPR_MAX		8
+#define MRC_MPR_DEST_MAX	32
+#define MRC_RETRY_EXP_INFINITE	25
+
 /* How long MRC_CMD_PROBE waits for its answer, milliseconds. */
 #define MRC_PROBE_TIMEOUT_MS_DEFAULT	1000
 #define MRC_PROBE_TIMEOUT_MS_MAX	60000
@@ -398,8 +449,8 @@
 
 /*
  * Numbers are ABI: new commands are only ever appended before __MRC_CMD_MAX.
- * Planned next (controller API): EV format profiles, QPs naming their
- * profiles, connectionless EV probes.
+ * Planned next (controller API): EV format profiles, connectionless EV
+ * probes.
  */
 enum mrc_cmd {
 	MRC_CMD_UNSPEC,
@@ -426,6 +477,7 @@ enum mrc_cmd {
 	MRC_CMD_SRV6_SET,
 	MRC_CMD_SRV6_DEL,
 	MRC_CMD_SRV6_GET,
+	MRC_CMD_QP_SET,
 
 	__MRC_CMD_MAX
 };
@@ -609,6 +661,13 @@ enum mrc_qp_attr {
 	MRC_A_QP_EVS,			/* nest of MRC_A_EV */
 	MRC_A_QP_PAD,			/* alignment padding, never parsed */
 	MRC_A_QP_PEER_DOWN,		/* u32, the peer's planes down (bit k) */
+	MRC_A_QP_EVPROF_ID,		/* u32, 0: the device's */
+	MRC_A_QP_CCPROF_ID,		/* u32, 0: the device's */
+	MRC_A_QP_MPR,			/* u32, MRC_MPR_UNIT PSNs */
+	MRC_A_QP_MPR_DEST,		/* u32, MRC_MPR_UNIT PSNs */
+	MRC_A_QP_TIMEOUT,		/* u8, 1.024 us << timeout */
+	MRC_A_QP_RETRY_LINEAR,		/* u8 */
+	MRC_A_QP_RETRY_EXP,		/* u8 */
 
 	__MRC_A_QP_MAX
 };
