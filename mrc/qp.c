@@ -491,6 +491,7 @@ int mrc_qp_set_prepare(struct mrc_qp_set *set)
 	set->bitmap = bitmap_zalloc(set->mpr_dest, GFP_KERNEL);
 	return set->msgs && set->bitmap ? 0 : -ENOMEM;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_qp_set_prepare);
 
 /**
  * mrc_qp_set_apply() - give a QP the MRC attributes of a request
@@ -565,6 +566,7 @@ int mrc_qp_set_apply(struct mrc_qp *qp, struct mrc_qp_set *set,
 	spin_unlock_bh(&qp->lock);
 	return 0;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_qp_set_apply);
 
 void mrc_qp_set_release(struct mrc_qp_set *set)
 {
@@ -572,6 +574,7 @@ void mrc_qp_set_release(struct mrc_qp_set *set)
 	kvfree(set->msgs);
 	bitmap_free(set->bitmap);
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_qp_set_release);
 
 int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		 struct ib_qp_init_attr *init)

@@ -295,6 +295,51 @@ static void rx_window_edges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_DUPLICATES), 0);
 }
 
+/*
+ * The responder MPR of MRC_CMD_QP_SET (mrc_qp_set_apply()): a connected QP
+ * refuses it; in INIT it swaps in a window of 128 PSNs, which the SACKs then
+ * carry, and the PSN one past it is NACKed with it, nothing placed.
+ */
+static void rx_mpr_dest_sets_window(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	const u32 w = MRC_MPR_UNIT;
+	struct mrc_qp_set set = {
+		.mask = MRC_QP_SET_MPR_DEST,
+		.mpr_dest = w,
+	};
+	struct mrc_hdrs h, s;
+	int err;
+
+	KUNIT_ASSERT_EQ(test, mrc_qp_set_prepare(&set), 0);
+	KUNIT_EXPECT_EQ(test, mrc_qp_set_apply(f->qp, &set, NULL), -EBUSY);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.window, MRC_WINDOW_DEFAULT);
+	f->qp->state = IB_QPS_INIT;
+	err = mrc_qp_set_apply(f->qp, &set, NULL);
+	f->qp->state = IB_QPS_RTS;
+	mrc_qp_set_release(&set);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_EQ(test, f->qp->resp.window, w);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 100);
+
+	h = write_only(100 + w - 1, w - 1, 256, 32);
+	tf_resp_rcv(f, &h, pat);
+	tf_pop(f, &s);
+	KUNIT_EXPECT_EQ(test, s.opcode, MRC_OP_SACK);
+	KUNIT_EXPECT_EQ(test, s.sack.cum_psn, 100);
+	KUNIT_EXPECT_EQ(test, s.sack.sack_psn, 100 + w - 64);
+	KUNIT_EXPECT_EQ(test, s.sack.bitmap, BIT_ULL(63));
+	KUNIT_EXPECT_EQ(test, s.sack.window, w);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 256, pat, 32), 0);
+
+	h = write_only(100 + w, 0, 512, 32);
+	tf_resp_rcv(f, &h, pat);
+	expect_nack(f, 100 + w, MRC_NACK_PSN_OOR_WINDOW, w, 100);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_OOR), 1);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 512, TF_NPAGES * PAGE_SIZE), 0);
+}
+
 static void rx_psn_wraps_at_2_24(struct kunit *test)
 {
 	struct tf *f = test->priv;
@@ -599,6 +644,7 @@ static struct kunit_case mrc_rx_cases[] = {
 	KUNIT_CASE(rx_far_arrival_reported_with_neighbours),
 	KUNIT_CASE(rx_duplicate_not_placed_twice),
 	KUNIT_CASE(rx_window_edges),
+	KUNIT_CASE(rx_mpr_dest_sets_window),
 	KUNIT_CASE(rx_psn_wraps_at_2_24),
 	KUNIT_CASE(rx_ooo_write_lands_byte_exact),
 	KUNIT_CASE(rx_write_imm_completes_in_msn_order),
