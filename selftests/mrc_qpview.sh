@@ -85,7 +85,7 @@ check "qp show: EV tx_pkts sum to the ports' tx_pkts less probes" \
 	"$(jq '[.[0].evs[].tx_pkts] | add' <<<"$j2")"
 human=$(c2 qp show dev "$MRC_DEV2")
 check_match "qp show: human QP line" \
-	"^dev $MRC_DEV2 qpn $qpn2 state rts dest-qpn $qpn1 peer 10.0.0.1 evs $ev_default min-active [0-9]+ cwnd [0-9]+ srtt-us [0-9]+ peer-down none$" \
+	"^dev $MRC_DEV2 qpn $qpn2 state rts dest-qpn $qpn1 peer 10.0.0.1 evs $ev_default min-active [0-9]+ cwnd [0-9]+ srtt-us [0-9]+ peer-down none evprofile 0 ccprofile 0 mpr 2 mpr-dest 8 timeout 14 retry-linear 7 retry-exp 6$" \
 	"$(head -n 1 <<<"$human")"
 check_match "qp show: human EV line" \
 	'^    slot 0 plane [01] value 0x[0-9a-f]{8} sport [0-9]+ state good tx_pkts [0-9]+ retx [0-9]+ losses [0-9]+ ecn [0-9]+ retired [0-9]+$' \
