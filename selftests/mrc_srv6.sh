@@ -55,19 +55,32 @@ retired_paths()
 	done | sort | uniq -c | awk '{ print $1, $2, $3 }'
 }
 
+# scenario_start: a clean trace, and the backlog drops counted from here.
+scenario_start()
+{
+	echo >"$tracing/trace"
+	drops0=$(mrc_softnet_drops)
+}
+
 # check_retired_on WHAT N0 N PLANE PATH: EVs on PATH of PLANE were retired, and none
-# on any other path (paths counted as retired_paths does). Under the debug kernel up
-# to one for every eight on PATH may land elsewhere: there delays vary enough that the
-# distance rule now and then strikes a healthy path twice in a row (the reasons
-# printed say "suspect"); the stock kernel must have none.
+# on any other path (paths counted as retired_paths does). A packet the guest's own
+# backlog dropped since scenario_start is a real loss on whatever path it took, and
+# may retire that path as any loss does: one retirement elsewhere is allowed for
+# each (a loaded host, CI's two VMs on two cores, dropped 15 in one run and retired
+# one healthy path, "timeout"). Under the debug kernel up to one more for every
+# eight on PATH may land elsewhere: there delays vary enough that the distance rule
+# now and then strikes a healthy path twice in a row (the reasons printed say
+# "suspect").
 check_retired_on()
 {
-	local what=$1 plane=$4 path=$5 got mine other allowed=0
+	local what=$1 plane=$4 path=$5 got mine other allowed drops
 	got=$(retired_paths "$2" "$3")
 	mine=$(awk -v p="$plane" -v k="$path" '$2 == p && $3 == k { print $1 }' <<<"$got")
 	other=$(awk -v p="$plane" -v k="$path" '!($2 == p && $3 == k) { m += $1 }
 		END { print m + 0 }' <<<"$got")
-	mrc_debug_kernel && allowed=$((${mine:-0} / 8))
+	drops=$(($(mrc_softnet_drops) - drops0))
+	allowed=$drops
+	mrc_debug_kernel && allowed=$((allowed + ${mine:-0} / 8))
 	mrc_checks=$((mrc_checks + 1))
 	if [ "${mine:-0}" -gt 0 ] && [ "$other" -le "$allowed" ]; then
 		mrc_ok "$what: $mine EVs retired on plane $plane path $path, $other on any other (at most $allowed)"
@@ -77,7 +90,7 @@ check_retired_on()
 	echo "# $what: retired (count plane path): $(paste -sd ' ' <<<"$got");" \
 		"why: $(sed -nE 's/.* ns \(([a-z]+)\).*/\1/p' "$tracing/trace" |
 			sort | uniq -c | paste -sd ' ');" \
-		"backlog drops: $(mrc_softnet_drops)"
+		"backlog drops during it: $drops"
 }
 
 mib=$(mrc_scaled 16)
@@ -167,7 +180,7 @@ dead_good()
 home() { [ "$(dead_good)" -ge "$1" ]; }
 rec0=$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_recovered)
 qp_err0=$(sum_counter qp_errors)
-echo >"$tracing/trace"
+scenario_start
 held_start b -o write -s 1m -n $((2 * mib)) -q 8 -S 12 --pause "$MRC_HELD_DIR/go" ||
 	exit $KSFT_FAIL
 wait_until 120 paused 1 && good0=$(dead_good) && fabric_spine_down 0 "$dead"
@@ -193,7 +206,7 @@ rm -rf "$MRC_HELD_DIR"
 pl=$((P - 1))
 fabric_uplink_blackhole "$pl" 2 0
 check "uplink h2-spine 0 of plane $pl: blackholed" "0" "$?"
-echo >"$tracing/trace"
+scenario_start
 qp_err0=$(sum_counter qp_errors)
 check_xfer "uplink h2-spine 0 of plane $pl blackholed: mrc-xfer write $mib MiB" \
 	-o write -s 1m -n "$mib" -q 8 -S 13
@@ -223,7 +236,7 @@ args+=(path plane 0 usids "$(fabric_usid 1 0 2),$(fabric_usid 2 0 15),$(fabric_u
 run_rc ip netns exec "$H2" "$MRCCTL" srv6 set dev "$MRC_DEV2" peer fd00:0::1 locator fc00:0 \
 	"${args[@]}"
 check "srv6 set: $((P * S + 1)) explicit paths, one through a missing spine" "0" "$rc"
-echo >"$tracing/trace"
+scenario_start
 qp_err0=$(sum_counter qp_errors)
 check_xfer "a path through a missing spine: mrc-xfer write $mib MiB" \
 	-o write -s 1m -n "$mib" -q 8 -S 14
