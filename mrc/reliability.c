@@ -308,6 +308,15 @@ static bool mrc_rel_sack_missing(const struct mrc_hdrs *h, u32 psn)
 	return i < 64 && !(h->sack.bitmap & BIT_ULL(i));
 }
 
+/* @p was SACKed: raise the highest SACKed PSN of all. */
+static void mrc_rel_raise_high(struct mrc_req *req, u32 p)
+{
+	if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
+		req->psn_high = p;
+		req->have_high = true;
+	}
+}
+
 /* @p, sent on its slot's plane, was SACKed: raise that plane's highest. */
 static void mrc_rel_plane_high(struct mrc_qp *qp, u32 p)
 {
@@ -372,11 +381,8 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			if (!(mrc_slot(qp, p)->flags & MRC_SLOT_READ))
 				mrc_rel_plane_high(qp, p);
 		}
-		p = mrc_psn_add(cum, MRC_PSN_MASK);	/* cum - 1 */
-		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
-			req->psn_high = p;
-			req->have_high = true;
-		}
+		/* cum - 1 */
+		mrc_rel_raise_high(req, mrc_psn_add(cum, MRC_PSN_MASK));
 	}
 	for (i = 0; i < 64; i++) {
 		if (!(h->sack.bitmap & BIT_ULL(i)))
@@ -392,10 +398,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		if (mrc_slot(qp, p)->flags & MRC_SLOT_READ)
 			continue;
 		mrc_rel_plane_high(qp, p);
-		if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
-			req->psn_high = p;
-			req->have_high = true;
-		}
+		mrc_rel_raise_high(req, p);
 	}
 	req->window = clamp_t(u32, h->sack.window, 1, qp->send_cap);
 	cuts = req->cc.decreases;
