@@ -69,9 +69,9 @@ static size_t mr_diff(struct tf *f, size_t off, const u8 *want, size_t len)
 	return n;
 }
 
-/* A SACK answering @psn whose bitmap starts at @base. */
-static void expect_sack_at(struct tf *f, u32 psn, u32 cum, u32 base,
-			   u64 bitmap, u8 flags)
+/* A SACK answering @psn whose bitmap starts at @base, advertising @window. */
+static void expect_sack_win(struct tf *f, u32 psn, u32 cum, u32 base,
+			    u64 bitmap, u8 flags, u32 window)
 {
 	struct kunit *test = f->test;
 	struct mrc_hdrs s;
@@ -84,8 +84,15 @@ static void expect_sack_at(struct tf *f, u32 psn, u32 cum, u32 base,
 	KUNIT_EXPECT_EQ(test, s.sack.sack_psn, base);
 	KUNIT_EXPECT_EQ(test, s.sack.bitmap, bitmap);
 	KUNIT_EXPECT_EQ(test, s.sack.flags, flags);
-	KUNIT_EXPECT_EQ(test, s.sack.window, MRC_WINDOW_DEFAULT);
+	KUNIT_EXPECT_EQ(test, s.sack.window, window);
 	KUNIT_EXPECT_EQ(test, s.sack.ref_ev, 0xbeef);
+}
+
+/* The same, with the default window. */
+static void expect_sack_at(struct tf *f, u32 psn, u32 cum, u32 base,
+			   u64 bitmap, u8 flags)
+{
+	expect_sack_win(f, psn, cum, base, bitmap, flags, MRC_WINDOW_DEFAULT);
 }
 
 static void expect_sack(struct tf *f, u32 psn, u32 cum, u64 bitmap, u8 flags)
@@ -256,6 +263,29 @@ static void rx_duplicate_not_placed_twice(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_OOO_PLACED), 1);
 }
 
+/*
+ * With cum_psn 100 and window @w: the last PSN of the window is accepted and
+ * placed, and reported at the end of a bitmap that starts 63 before it; the
+ * one past it is NACKed with the window and nothing placed.
+ */
+static void expect_window_edge(struct tf *f, u32 w)
+{
+	struct kunit *test = f->test;
+	struct mrc_hdrs h;
+
+	h = write_only(100 + w - 1, w - 1, 256, 32);
+	tf_resp_rcv(f, &h, pat);
+	expect_sack_win(f, 100 + w - 1, 100, 100 + w - 64, BIT_ULL(63), 0, w);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 256, pat, 32), 0);
+
+	h = write_only(100 + w, 0, 512, 32);
+	tf_resp_rcv(f, &h, pat);
+	expect_nack(f, 100 + w, MRC_NACK_PSN_OOR_WINDOW, w, 100);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_OOR), 1);
+}
+
 static void rx_window_edges(struct kunit *test)
 {
 	struct tf *f = test->priv;
@@ -264,22 +294,7 @@ static void rx_window_edges(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, w, MRC_WINDOW_DEFAULT);
 
-	/*
-	 * The last PSN of the window is accepted and placed, and reported at
-	 * the end of a bitmap that starts 63 before it.
-	 */
-	h = write_only(100 + w - 1, w - 1, 256, 32);
-	tf_resp_rcv(f, &h, pat);
-	expect_sack_at(f, 100 + w - 1, 100, 100 + w - 64, BIT_ULL(63), 0);
-	expect_no_packet(f);
-	KUNIT_EXPECT_EQ(test, mr_diff(f, 256, pat, 32), 0);
-
-	/* One past it: NACK carrying the window, nothing placed. */
-	h = write_only(100 + w, 0, 512, 32);
-	tf_resp_rcv(f, &h, pat);
-	expect_nack(f, 100 + w, MRC_NACK_PSN_OOR_WINDOW, w, 100);
-	expect_no_packet(f);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_OOR), 1);
+	expect_window_edge(f, w);
 
 	/* As far ahead as serial arithmetic allows: the same. */
 	h = write_only((100 + 0x7fffff) & MRC_PSN_MASK, 1, 512, 32);
@@ -308,7 +323,6 @@ static void rx_mpr_dest_sets_window(struct kunit *test)
 		.mask = MRC_QP_SET_MPR_DEST,
 		.mpr_dest = w,
 	};
-	struct mrc_hdrs h, s;
 	int err;
 
 	KUNIT_ASSERT_EQ(test, mrc_qp_set_prepare(&set), 0);
@@ -322,21 +336,7 @@ static void rx_mpr_dest_sets_window(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, f->qp->resp.window, w);
 	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 100);
 
-	h = write_only(100 + w - 1, w - 1, 256, 32);
-	tf_resp_rcv(f, &h, pat);
-	tf_pop(f, &s);
-	KUNIT_EXPECT_EQ(test, s.opcode, MRC_OP_SACK);
-	KUNIT_EXPECT_EQ(test, s.sack.cum_psn, 100);
-	KUNIT_EXPECT_EQ(test, s.sack.sack_psn, 100 + w - 64);
-	KUNIT_EXPECT_EQ(test, s.sack.bitmap, BIT_ULL(63));
-	KUNIT_EXPECT_EQ(test, s.sack.window, w);
-	KUNIT_EXPECT_EQ(test, mr_diff(f, 256, pat, 32), 0);
-
-	h = write_only(100 + w, 0, 512, 32);
-	tf_resp_rcv(f, &h, pat);
-	expect_nack(f, 100 + w, MRC_NACK_PSN_OOR_WINDOW, w, 100);
-	expect_no_packet(f);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_OOR), 1);
+	expect_window_edge(f, w);
 	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 512, TF_NPAGES * PAGE_SIZE), 0);
 }
 
