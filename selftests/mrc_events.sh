@@ -79,7 +79,6 @@ check_recovered()
 }
 
 # Data flows from the client ($H2, $MRC_DEV2) to the server.
-client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
 # plane_pkts NS DEV: tx_pkts of DEV's ports 1 and 2 (planes 0 and 1)
 plane_pkts() { echo "$(mrc_counter "$1" "$2" 1 tx_pkts) $(mrc_counter "$1" "$2" 2 tx_pkts)"; }
 client_pkts() { plane_pkts "$H2" "$MRC_DEV2"; }
@@ -87,59 +86,64 @@ server_pkts() { plane_pkts "$H1" "$MRC_DEV1"; }
 plane1_admin() { c2 -j dev show "$MRC_DEV2" | jq -r '.[0].planes[1] | "\(.state) \(.admin)"'; }
 
 # 8 MiB per transfer (4 in the debug VM), with the client's planes limited to
-# 20 Mbit/s each: a transfer then lasts seconds even in the stock VM, which leaves
-# the watchers time to act between their triggers and the probes time to answer.
+# 20 Mbit/s each. Plane changes land while the client's transfer is paused
+# (mrc-xfer --pause: after a third and two thirds of the messages, all of them
+# done), so they fall mid-transfer at any speed: a watcher racing the transfer's
+# byte count lost that race in the debug VM, and then saw nothing of the QP.
 mib=$(mrc_scaled 8)
-total=$((mib * 1048576))
 netem_all "$H2" rate 20mbit
 check "client planes limited to 20 Mbit/s" "0" "$?"
+MRC_HELD_DIR=$mon/held
+mkdir "$MRC_HELD_DIR"
+go=$MRC_HELD_DIR/go
+# paused TAG N: held pair TAG's client paused for the Nth time
+paused() { grep -qx "paused $2" "$MRC_HELD_DIR/$1.cli"; }
+# wait_paused TAG N WHAT: wait for that pause, and check it came
+wait_paused()
+{
+	wait_until "$held_limit" paused "$1" "$2"
+	check "$3" "0" "$?"
+}
 
-# (a) plane 1 of the client admin down a quarter into a transfer; the client's
-# packet counters are sampled at half and after the end, still admin down. A
+# (a) plane 1 of the client goes admin down a third into a transfer; the client's
+# packet counters are sampled at two thirds and at the end, still admin down. A
 # second transfer starts with plane 1 still down (its new QP finds its EVs there
-# unusable) and sets it admin up a quarter in, so that the rest of the transfer
-# gives the probes time to bring plane 1 back. The watchers act on the client's
-# byte count, not on time, so they work at any speed.
+# unusable) and sets it admin up a third in; its QPs are held until the probes
+# brought plane 1 back.
 monitor_start "$H2" a -j
 monitor_start "$H2" a_human
-(
-	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
-	wait_until 300 client_past $((start + total / 4)) || exit 1
-	c2 plane set dev "$MRC_DEV2" plane 1 admin down || exit 1
-	wait_until 300 client_past $((start + total / 2)) || exit 1
-	client_pkts >"$mon/pkts_before"
-	server_pkts >"$mon/spkts_before"
-	c2 dev show "$MRC_DEV2" >"$mon/show_down"
-	touch "$mon/down"
-) &
-watcher=$!
 qp_err0=$(mrc_counter_sum "$H2" "$MRC_DEV2" qp_errors)
 pstat_rx0=$(mrc_counter_sum "$H1" "$MRC_DEV1" port_status_rx)
 pstat_tx0=$(mrc_counter_sum "$H2" "$MRC_DEV2" port_status_tx)
-check_xfer "admin down mid-transfer: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 11
-[ -e "$mon/down" ] || kill "$watcher" 2>/dev/null
-wait "$watcher"
-check "admin down mid-transfer: plane 1 was set down mid-transfer" "0 yes" \
-	"$? $([ -e "$mon/down" ] && echo yes)"
+held_start a -o write -s 1m -n "$mib" -q 8 -S 11 --pause "$go" || exit $KSFT_FAIL
+wait_paused a 1 "admin down mid-transfer: the client paused a third in"
+c2 plane set dev "$MRC_DEV2" plane 1 admin down
+check "admin down mid-transfer: plane set" "0" "$?"
+touch "$go"
+wait_paused a 2 "admin down mid-transfer: the client paused two thirds in"
+client_pkts >"$mon/pkts_before"
+server_pkts >"$mon/spkts_before"
+c2 dev show "$MRC_DEV2" >"$mon/show_down"
+touch "$go"
+wait_until "$held_limit" held_done a
 client_pkts >"$mon/pkts_after"
 server_pkts >"$mon/spkts_after"
-(
-	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
-	wait_until 300 client_past $((start + total / 4)) || exit 1
-	c2 plane set dev "$MRC_DEV2" plane 1 admin up || exit 1
-	touch "$mon/up"
-) &
-watcher=$!
-check_xfer "admin up mid-transfer: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 13
-[ -e "$mon/up" ] || kill "$watcher" 2>/dev/null
-wait "$watcher"
-check "admin up mid-transfer: plane 1 was set up mid-transfer" "0 yes" \
-	"$? $([ -e "$mon/up" ] && echo yes)"
+held_release a "admin down mid-transfer: mrc-xfer write $mib MiB"
+
+held_start a2 -o write -s 1m -n "$mib" -q 8 -S 13 --pause "$go" || exit $KSFT_FAIL
+wait_paused a2 1 "admin up mid-transfer: the client paused a third in"
 c2 plane set dev "$MRC_DEV2" plane 1 admin up
+check "admin up mid-transfer: plane set" "0" "$?"
+touch "$go"
+wait_paused a2 2 "admin up mid-transfer: the client paused two thirds in"
+touch "$go"
+wait_until "$held_limit" held_done a2
+check_recovered "admin up: probes brought plane 1 back (EV events)" a
+held_release a2 "admin up mid-transfer: mrc-xfer write $mib MiB"
 check "admin down and up: no QP error" "$qp_err0" "$(mrc_counter_sum "$H2" "$MRC_DEV2" qp_errors)"
 read -r b0 b1 <"$mon/pkts_before"
 read -r a0 a1 <"$mon/pkts_after"
-check "admin down: plane 1 sent nothing from half the transfer to its end" "$b1" "$a1"
+check "admin down: plane 1 sent nothing from two thirds of the transfer to its end" "$b1" "$a1"
 mrc_checks=$((mrc_checks + 1))
 if [[ $b0 =~ ^[0-9]+$ && $a0 =~ ^[0-9]+$ ]] && [ "$a0" -gt "$b0" ]; then
 	mrc_ok "admin down: plane 0 carried on ($b0 -> $a0 packets)"
@@ -149,7 +153,7 @@ fi
 # The server's SACKs took plane 1 until the client's port status said it was down.
 read -r b0 b1 <"$mon/spkts_before"
 read -r a0 a1 <"$mon/spkts_after"
-check "port status: the server sent nothing on plane 1 from half the transfer to its end" "$b1" "$a1"
+check "port status: the server sent nothing on plane 1 from two thirds of the transfer to its end" "$b1" "$a1"
 mrc_checks=$((mrc_checks + 1))
 if [[ $b0 =~ ^[0-9]+$ && $a0 =~ ^[0-9]+$ ]] && [ "$a0" -gt "$b0" ]; then
 	mrc_ok "port status: the server's plane 0 carried on ($b0 -> $a0 packets)"
@@ -177,7 +181,6 @@ check "admin down and up: PLANE_EVENTs" \
 check "admin down: EV events put all 64 slots of plane 1 ASSUMED_BAD, in both QPs" "64 64" \
 	"$(events a '.event == "ev" and .plane == 1 and .state == "assumed-bad"' |
 		jq -s -r '[group_by(.qpn)[] | [.[].slot] | unique | length] | join(" ")')"
-check_recovered "admin up: probes brought plane 1 back (EV events)" a
 check "EV events: plane, slot and sport agree with the EV value" "true" \
 	"$(events a '.event == "ev"' | jq -s 'length > 0 and all(.plane == (.value / 16777216 | floor) and .slot == ((.value / 65536 | floor) % 256) and .sport == 49152 + (.value % 16384))')"
 check "EV events: of the client's two QPs, one per transfer" "2" \
@@ -206,8 +209,6 @@ monitors_stop
 # What the server's QP shows of the client's port status (qp show peer-down), on a
 # held pair so that the QPs are there however slow the VM: plane 1 while the client
 # has it admin down, none once it is back.
-MRC_HELD_DIR=$mon/held
-mkdir "$MRC_HELD_DIR"
 # server_peer_down: the peer_down of each of the server's QPs, as one JSON array
 server_peer_down() { ip netns exec "$H1" "$MRCCTL" -j qp show dev "$MRC_DEV1" | jq -c '[.[].peer_down]'; }
 peer_down_is() { [ "$(server_peer_down)" = "$1" ]; }
@@ -226,7 +227,8 @@ held_release pd "peer down: mrc-xfer write 256 KiB"
 
 # (b) plane 1 of the client blackholes MRC packets (tc drop at its egress) from the
 # start; once the client reported an EV of plane 1 ASSUMED_BAD the filter goes, and
-# probes must bring such an EV back GOOD with the same value before the end.
+# probes must bring such an EV back GOOD with the same value. The QPs are held
+# after the transfer, so that the probes may finish their work after the data.
 tc -n "$H2" qdisc add dev p1 clsact &&
 	tc -n "$H2" filter add dev p1 egress protocol ip prio 1 u32 \
 		match ip protocol 17 0xff match ip dport "$udp_port" 0xffff action drop
@@ -241,46 +243,39 @@ monitor_start "$H2" b -j
 	touch "$mon/lifted"
 ) &
 watcher=$!
-check_xfer "blackhole on plane 1: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 12
+held_start b -o write -s 1m -n "$mib" -q 8 -S 12 || exit $KSFT_FAIL
+wait_until "$held_limit" held_done b
 [ -e "$mon/lifted" ] || kill "$watcher" 2>/dev/null
 wait "$watcher"
-check "blackhole on plane 1: lifted mid-transfer after an ASSUMED_BAD event" "0 yes" \
+check "blackhole on plane 1: lifted after an ASSUMED_BAD event" "0 yes" \
 	"$? $([ -e "$mon/lifted" ] && echo yes)"
-tc -n "$H2" qdisc del dev p1 clsact 2>/dev/null
 check_recovered "blackhole lifted: probes brought plane 1 back (EV events)" b
+held_release b "blackhole on plane 1: mrc-xfer write $mib MiB"
+tc -n "$H2" qdisc del dev p1 clsact 2>/dev/null
 monitors_stop
 
 # (c) the client's device names an EV profile that reports GOOD transitions only:
-# plane 1 goes admin down a quarter into a transfer and up at half, and the
-# monitor hears plane 1's EVs come back GOOD but never hears them go ASSUMED_BAD.
-# The QPs are held after the transfer: under the debug kernel the watcher's
-# commands take seconds each, and the probes that bring plane 1 back may still be
-# at work when the data is done.
+# plane 1 goes admin down at the client's first pause and up at its second, and
+# the monitor hears plane 1's EVs come back GOOD but never hears them go
+# ASSUMED_BAD. The QPs are held after the transfer, for the probes.
 c2 evprofile add 5 events good
 c2 evprofile set 5 state online
 c2 dev set "$MRC_DEV2" evprofile 5
 check "evprofile 5 (events good) named by the client's device" "5 good" \
 	"$(c2 -j dev show "$MRC_DEV2" | jq -r '.[0].evprofile') $(c2 -j evprofile show 5 | jq -r '.[0].events | join(",")')"
 monitor_start "$H2" e -j
-(
-	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
-	wait_until 300 client_past $((start + total / 4)) || exit 1
-	c2 plane set dev "$MRC_DEV2" plane 1 admin down || exit 1
-	wait_until 300 client_past $((start + total / 2)) || exit 1
-	c2 plane set dev "$MRC_DEV2" plane 1 admin up || exit 1
-	touch "$mon/e_up"
-) &
-watcher=$!
-held_start e -o write -s 1m -n "$mib" -q 8 -S 14 || exit $KSFT_FAIL
+held_start e -o write -s 1m -n "$mib" -q 8 -S 14 --pause "$go" || exit $KSFT_FAIL
+wait_paused e 1 "event mask good: the client paused a third in"
+c2 plane set dev "$MRC_DEV2" plane 1 admin down
+touch "$go"
+wait_paused e 2 "event mask good: the client paused two thirds in"
+c2 plane set dev "$MRC_DEV2" plane 1 admin up
+touch "$go"
 wait_until "$held_limit" held_done e
-wait "$watcher"
-check "event mask good: plane 1 went down a quarter in and up at half" "0 yes" \
-	"$? $([ -e "$mon/e_up" ] && echo yes)"
 wait_until 60 has_event e '.event == "ev" and .plane == 1 and .state == "good"'
 check "event mask good: EVs of plane 1 reported back GOOD" "true" \
 	"$(events e '.event == "ev" and .plane == 1 and .state == "good"' | jq -s 'length > 0')"
 held_release e "event mask good: mrc-xfer write $mib MiB"
-c2 plane set dev "$MRC_DEV2" plane 1 admin up
 check "event mask good: no ASSUMED_BAD event reported" "0" \
 	"$(events e '.event == "ev" and .state == "assumed-bad"' | wc -l)"
 monitors_stop
