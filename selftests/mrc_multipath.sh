@@ -13,7 +13,8 @@ mrc_require_root
 mrc_require_mrcctl
 mrc_require_xfer
 mrc_require_cmds tc
-trap 'mrc_dev_pair_del; topo_destroy' EXIT
+MRC_HELD_DIR=$(mktemp -d)
+trap 'rm -rf "$MRC_HELD_DIR"; mrc_dev_pair_del; topo_destroy' EXIT
 mrc_unload
 topo_create 8 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_dev_pair 8 || exit $KSFT_FAIL
@@ -90,13 +91,13 @@ after=$(port_counters tx_bytes)
 check_balanced "8 planes: client tx_bytes per plane" "$(deltas "$before" "$after")"
 check_no_qp_errors "8 planes: no QP errors" "$qp_err0"
 
-# client_past BYTES: the client has sent more than BYTES over all planes.
-client_past() { [ "$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)" -gt "$1" ]; }
-
-# (b) plane 3 (port 4) goes down a quarter into the transfer and comes back at half.
-# The watcher acts on the client's byte count, not on time, so it works at any speed.
-total=$((2 * mib * 1048576))
-watch_dir=$(mktemp -d)
+# (b) plane 3 (port 4) goes down a third into the transfer and comes back at two
+# thirds: the client pauses there (mrc-xfer --pause, all messages done), so the
+# changes fall mid-transfer at any speed. The pair is held after the data, for
+# the probes that bring plane 3 back.
+go=$MRC_HELD_DIR/go
+paused() { grep -qx "paused $1" "$MRC_HELD_DIR/b.cli"; }
+recovered_since() { [ "$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)" -gt "$1" ]; }
 # The client's EV table (debugfs) and its EV state changes (the mrc_ev_state
 # tracepoint) are snapshotted while plane 3 is down and read afterwards.
 evs=/sys/kernel/debug/mrc/$MRC_DEV2/evs
@@ -104,48 +105,41 @@ tracing=/sys/kernel/debug/tracing
 echo >"$tracing/trace"
 echo 1 >"$tracing/events/mrc/mrc_ev_state/enable"
 check "plane 3 down and up: mrc_ev_state tracepoint enabled" "0" "$?"
-(
-	start=$(mrc_counter_sum "$H2" "$MRC_DEV2" tx_bytes)
-	wait_until 300 client_past $((start + total / 4)) || exit 1
-	ip -n "$H1" link set p3 down
-	wait_until 300 client_past $((start + total / 2)) || exit 1
-	cat "$evs" >"$watch_dir/evs_down"
-	mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes >"$watch_dir/p3_at_up"
-	ip -n "$H1" link set p3 up
-	touch "$watch_dir/up"
-) &
-watcher=$!
 bad0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_assumed_bad)
 rec0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)
 qp_err0=$(sum_counter qp_errors)
-check_xfer "plane 3 down and up mid-transfer: mrc-xfer write $((2 * mib)) MiB" \
-	-o write -s 1m -n $((2 * mib)) -q 8 -S 4
-# A failed transfer leaves the watcher waiting: stop it, and bring the plane back
-# whatever happened, so that one failure does not spill into the next scenarios.
-[ -e "$watch_dir/up" ] || kill "$watcher" 2>/dev/null
-wait "$watcher"
-check "plane 3 down and up: the link was downed and raised mid-transfer" "0 yes" \
-	"$? $([ -e "$watch_dir/up" ] && echo yes)"
+held_start b -o write -s 1m -n $((2 * mib)) -q 8 -S 4 --pause "$go" || exit $KSFT_FAIL
+wait_until "$held_limit" paused 1
+check "plane 3 down and up: the client paused a third in" "0" "$?"
+ip -n "$H1" link set p3 down
+touch "$go"
+wait_until "$held_limit" paused 2
+check "plane 3 down and up: the client paused two thirds in" "0" "$?"
+cat "$evs" >"$MRC_HELD_DIR/evs_down"
+p3_at_up=$(mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes)
 ip -n "$H1" link set p3 up
+touch "$go"
+wait_until "$held_limit" held_done b
+wait_until 30 recovered_since "$rec0"
+held_release b "plane 3 down and up mid-transfer: mrc-xfer write $((2 * mib)) MiB"
 check_counter_delta "plane 3 down: the client marked its EVs ASSUMED_BAD" \
 	"$bad0" "$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_assumed_bad)"
 check_counter_delta "plane 3 up: probes brought its EVs back (ev_recovered)" \
 	"$rec0" "$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)"
 check_counter_delta "plane 3 up: it carried data again after the link came back" \
-	"$(cat "$watch_dir/p3_at_up" 2>/dev/null)" "$(mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes)"
+	"$p3_at_up" "$(mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes)"
 check_no_qp_errors "plane 3 down and up: no QP errors" "$qp_err0"
 slot_re='^ +[0-9]+ +[0-9]+ 0x[0-9a-f]{8} '
 check "plane 3 down: debugfs lists the client QP's 128 EVs" "128" \
-	"$(grep -cE "$slot_re" "$watch_dir/evs_down")"
+	"$(grep -cE "$slot_re" "$MRC_HELD_DIR/evs_down")"
 check "plane 3 down: all 16 EVs of plane 3 are ASSUMED_BAD in debugfs" "16 16" \
 	"$(awk '$2 == 3 && $3 ~ /^0x/ { n++; if ($4 == "ASSUMED_BAD") b++ } END { print n + 0, b + 0 }' \
-		"$watch_dir/evs_down")"
+		"$MRC_HELD_DIR/evs_down")"
 echo 0 >"$tracing/events/mrc/mrc_ev_state/enable"
 check_match "plane 3: the tracepoint saw its EVs go ASSUMED_BAD" \
 	'plane=3 ev=0x[0-9a-f]+ GOOD -> ASSUMED_BAD' "$(grep -m1 'plane=3 .*GOOD -> ASSUMED_BAD' "$tracing/trace")"
 check_match "plane 3: the tracepoint saw them come back" \
 	'plane=3 ev=0x[0-9a-f]+ ASSUMED_BAD -> GOOD' "$(grep -m1 'plane=3 .*ASSUMED_BAD -> GOOD' "$tracing/trace")"
-rm -rf "$watch_dir"
 
 # (c) a blackhole for half the entropies of plane 2 only: the client's egress drops
 # UDP source ports 0xc000-0xdfff there. Those EVs lose everything; each must be

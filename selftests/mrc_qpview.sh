@@ -51,7 +51,6 @@ others_tx()
 	echo "$sum"
 }
 client_tx() { mrc_counter_sum "$H2" "$MRC_DEV2" "$1"; }
-client_past() { [ "$(client_tx tx_bytes)" -gt "$1" ]; }
 
 # (a) a finished transfer whose QPs are kept: what qp show says of them.
 pkts0=$(client_tx tx_pkts)
