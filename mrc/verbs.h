@@ -48,7 +48,12 @@ struct netlink_ext_ack;
 #define MRC_MAX_PD		0x10000
 #define MRC_MAX_AH		0x10000
 #define MRC_MAX_RD_ATOM		128		/* outstanding READs per QP */
-#define MRC_GID_TBL_LEN		1024
+/*
+ * A port's GIDs are its plane netdev's addresses (RoCE v2 only), a handful.
+ * ib_core makes three sysfs files per entry per port: 1024 entries cost an
+ * eight-plane device 24576 files and most of its creation time.
+ */
+#define MRC_GID_TBL_LEN		128
 #define MRC_VENDOR_ID		0xffffff	/* none assigned */
 
 /* librxe accepts only this uverbs ABI version (rxe's, not in its uapi). */
