@@ -88,6 +88,9 @@ expect_nlerr "a missing ccprofile, beside a valid mpr" ENOENT "no such ccprofile
 	c2 qp set dev "$MRC_DEV2" qpn "$qc" mpr 1 ccprofile 98
 expect_nlerr "a missing QP" ENOENT "no such QP" \
 	c2 qp set dev "$MRC_DEV2" qpn 999999 mpr 1
+# The GSI QPs (QP1 of each port) carry MADs only and have no MRC attributes.
+expect_nlerr "the GSI QP" ENOENT "no such QP" \
+	c2 qp set dev "$MRC_DEV2" qpn 1 mpr 1
 expect_nlerr "a missing device" ENODEV "no such mrc device" \
 	c2 qp set dev nosuch qpn "$qc" mpr 1
 for who in nocap nobody; do
