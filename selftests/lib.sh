@@ -336,7 +336,7 @@ mrc_gid_index()
 {
 	local ns=$1 dev=$2 port=$3 want idx
 	want=$(mrc_gid_string "$4")
-	# one process for the whole table (mrc's has 1024 entries)
+	# one process for the whole table (mrc's has 128 entries)
 	# shellcheck disable=SC2016
 	idx=$(nsx "$ns" sh -c 'cd "/sys/class/infiniband/$1/ports/$2" 2>/dev/null &&
 		grep -s -l -x "$3" gids/* | while read -r f; do
