@@ -550,6 +550,9 @@ held_done()
 		grep -qE '^(ok|fail) ' "$MRC_HELD_DIR/$1.srv"
 }
 
+# held_paused TAG N: held pair TAG's client (--pause) paused for the Nth time.
+held_paused() { grep -qx "paused $2" "$MRC_HELD_DIR/$1.cli"; }
+
 # held_release TAG WHAT: let both sides go, and check the transfer verified.
 held_release()
 {

@@ -96,12 +96,10 @@ check "client planes limited to 20 Mbit/s" "0" "$?"
 MRC_HELD_DIR=$mon/held
 mkdir "$MRC_HELD_DIR"
 go=$MRC_HELD_DIR/go
-# paused TAG N: held pair TAG's client paused for the Nth time
-paused() { grep -qx "paused $2" "$MRC_HELD_DIR/$1.cli"; }
 # wait_paused TAG N WHAT: wait for that pause, and check it came
 wait_paused()
 {
-	wait_until "$held_limit" paused "$1" "$2"
+	wait_until "$held_limit" held_paused "$1" "$2"
 	check "$3" "0" "$?"
 }
 

@@ -96,7 +96,6 @@ check_no_qp_errors "8 planes: no QP errors" "$qp_err0"
 # changes fall mid-transfer at any speed. The pair is held after the data, for
 # the probes that bring plane 3 back.
 go=$MRC_HELD_DIR/go
-paused() { grep -qx "paused $1" "$MRC_HELD_DIR/b.cli"; }
 recovered_since() { [ "$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)" -gt "$1" ]; }
 # The client's EV table (debugfs) and its EV state changes (the mrc_ev_state
 # tracepoint) are snapshotted while plane 3 is down and read afterwards.
@@ -109,11 +108,11 @@ bad0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_assumed_bad)
 rec0=$(mrc_counter "$H2" "$MRC_DEV2" 4 ev_recovered)
 qp_err0=$(sum_counter qp_errors)
 held_start b -o write -s 1m -n $((2 * mib)) -q 8 -S 4 --pause "$go" || exit $KSFT_FAIL
-wait_until "$held_limit" paused 1
+wait_until "$held_limit" held_paused b 1
 check "plane 3 down and up: the client paused a third in" "0" "$?"
 ip -n "$H1" link set p3 down
 touch "$go"
-wait_until "$held_limit" paused 2
+wait_until "$held_limit" held_paused b 2
 check "plane 3 down and up: the client paused two thirds in" "0" "$?"
 cat "$evs" >"$MRC_HELD_DIR/evs_down"
 p3_at_up=$(mrc_counter "$H2" "$MRC_DEV2" 4 tx_bytes)

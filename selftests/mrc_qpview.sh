@@ -139,8 +139,7 @@ check "qp show: the destroyed QPs are gone" "[] []" \
 # after a third (deny) and two thirds (undeny) of the messages.
 mib=$(mrc_scaled 24)
 held_start b -o write -s 1m -n "$mib" -q 8 -S 22 --pause "$dir/go" || exit $KSFT_FAIL
-paused() { grep -qx "paused $1" "$dir/b.cli"; }
-wait_until 120 paused 1
+wait_until 120 held_paused b 1
 qpn=$(c2 -j qp show dev "$MRC_DEV2" | jq '.[0].qpn')
 qp_read "$qpn"
 t0=$(ev_of 0 tx_pkts)
@@ -149,7 +148,7 @@ check "mid-transfer: deny slot 0 after a third" "0" "$rc"
 qp_read "$qpn"
 o0=$(others_tx 0)
 touch "$dir/go"
-wait_until 120 paused 2
+wait_until 120 held_paused b 2
 check "mid-transfer: paused at two thirds" "0" "$?"
 qp_read "$qpn"
 t1=$(ev_of 0 tx_pkts) o1=$(others_tx 0)

@@ -167,7 +167,6 @@ check "CE on spine 0 of plane 0: no QP errors" "$qp_err0" "$(sum_counter qp_erro
 # from its replacement: the spine has as many GOOD EVs as before it went down.
 dead=$((S > 1 ? 1 : 0))
 MRC_HELD_DIR=$(mktemp -d)
-paused() { grep -qx "paused $1" "$MRC_HELD_DIR/b.cli"; }
 recovered() { [ "$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_recovered)" -gt "$1" ]; }
 # dead_good: the client's GOOD EVs of plane 0 whose entropy picks path $dead
 dead_good()
@@ -183,10 +182,10 @@ qp_err0=$(sum_counter qp_errors)
 scenario_start
 held_start b -o write -s 1m -n $((2 * mib)) -q 8 -S 12 --pause "$MRC_HELD_DIR/go" ||
 	exit $KSFT_FAIL
-wait_until 120 paused 1 && good0=$(dead_good) && fabric_spine_down 0 "$dead"
+wait_until 120 held_paused b 1 && good0=$(dead_good) && fabric_spine_down 0 "$dead"
 check "spine $dead of plane 0: down a third into the transfer" "0" "$?"
 touch "$MRC_HELD_DIR/go"
-wait_until 120 paused 2 && fabric_spine_up 0 "$dead"
+wait_until 120 held_paused b 2 && fabric_spine_up 0 "$dead"
 check "spine $dead of plane 0: back at two thirds" "0" "$?"
 touch "$MRC_HELD_DIR/go"
 wait_until 120 held_done b

@@ -55,7 +55,6 @@ check "tracepoint mrc_ev_retire enabled" "0" "$?"
 
 # (b) a held transfer pauses after a third: its client QP's EVs, labelled.
 mib=$(mrc_scaled 8)
-paused() { grep -qx "paused $1" "$MRC_HELD_DIR/b.cli"; }
 qp_err0=$(sum_counter qp_errors)
 # bad_pair: the client's ev_assumed_bad on plane 0 and plane 1 (ports 1 and 2).
 bad_pair() { echo "$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_assumed_bad) $(mrc_counter "$H2" "$MRC_DEV2" 2 ev_assumed_bad)"; }
@@ -65,7 +64,7 @@ dup0=$(dups)
 unres0=$(mrc_unres_discards)
 held_start b -o write -s 1m -n "$mib" -q 8 -S 21 --pause "$MRC_HELD_DIR/go" ||
 	exit $KSFT_FAIL
-wait_until 120 paused 1
+wait_until 120 held_paused b 1
 check "held transfer: paused after a third" "0" "$?"
 js=$(c2 -j qp show dev "$MRC_DEV2")
 read -r mid0 mid1 <<<"$(bad_pair)"
@@ -106,7 +105,7 @@ tc -n "$H2" qdisc add dev p1 clsact &&
 check "blackhole of flow label $vlabel on plane 1: u32 filter installed" "0" "$?"
 
 touch "$MRC_HELD_DIR/go"
-wait_until 120 paused 2
+wait_until 120 held_paused b 2
 check "held transfer: paused after two thirds" "0" "$?"
 touch "$MRC_HELD_DIR/go"
 wait_until "$held_limit" held_done b
