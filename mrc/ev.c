@@ -332,36 +332,44 @@ static struct mrc_ev *mrc_ev_find(struct mrc_qp *qp, u32 ev)
 	return &s->ev[slot];
 }
 
-/* A packet sent as the @ev_seq-th on @ev is acknowledged. */
-void mrc_ev_acked(struct mrc_qp *qp, u32 ev, u32 ev_seq)
+/* A packet sent as the @ev_seq-th on @ev, from @cpu, is acknowledged. */
+void mrc_ev_acked(struct mrc_qp *qp, u32 ev, u32 ev_seq, u16 cpu)
 {
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 
 	if (!e)
 		return;
 	e->suspect = 0;
-	if ((s32)(ev_seq + 1 - e->acked_seq) > 0)
+	if ((s32)(ev_seq + 1 - e->acked_seq) > 0) {
 		e->acked_seq = ev_seq + 1;
+		e->acked_cpu = cpu;
+	}
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_acked);
 
 /*
  * An unacknowledged packet is lost on its path when later packets on the
- * same EV were acknowledged: one EV is one path, and a path keeps order.
- * With qp->req.ev_margin packets of margin (1 to start with): a host may
- * reorder packets of one flow sent from different CPUs, and the requester
- * widens the margin when such a judgement proves wrong.
+ * same EV, sent from the same CPU (@cpu), were acknowledged: one EV is one
+ * path, and a path keeps order.  Only from one CPU: each CPU hands its
+ * packets to its own queue (a NIC's transmit queue under XPS, a veth's
+ * backlog), and a CPU whose queue stalls, say a vCPU the hypervisor
+ * preempted for milliseconds, holds back its packets of every EV while
+ * another CPU's later packets on the same EVs arrive.  Judged across CPUs,
+ * one such stall retired dozens of healthy EVs at once (mrc_srv6.sh on a
+ * loaded CI host).  With qp->req.ev_margin packets of margin (1 to start
+ * with), widened when such a judgement proves wrong all the same.
  */
-bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq)
+bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq, u16 cpu)
 {
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 	u32 acked;
 
 	if (ev & MRC_EV_F_UNTRACKED)
 		return false;
-	if (e)
+	if (e && e->acked_cpu == cpu)
 		acked = e->acked_seq;
-	else if (qp->evs && ev == qp->evs->gone_value)
+	else if (!e && qp->evs && ev == qp->evs->gone_value &&
+		 qp->evs->gone_cpu == cpu)
 		acked = qp->evs->gone_acked;
 	else
 		return false;
@@ -398,6 +406,7 @@ static void mrc_ev_remember(struct mrc_evset *s, const struct mrc_ev *e,
 	victim->entropy = mrc_ev_entropy(e->value);
 	victim->tx_seq = e->tx_seq;
 	victim->acked_seq = e->acked_seq;
+	victim->acked_cpu = e->acked_cpu;
 	victim->probe_ok = 0;
 	victim->probe_ms = MRC_EV_PROBE_MIN_MS;
 	victim->probe_at = jiffies + msecs_to_jiffies(victim->probe_ms);
@@ -494,6 +503,7 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 	/* Holes behind this one on the old value are still provably lost. */
 	s->gone_value = ev;
 	s->gone_acked = e->acked_seq;
+	s->gone_cpu = e->acked_cpu;
 	if (s->nbackup[pl]) {
 		mrc_ev_remember(s, e, slot);
 		e->value = mrc_ev_value(pl, slot,
@@ -591,6 +601,7 @@ static bool mrc_ev_go_home(struct mrc_qp *qp, u8 pl,
 	e->value = mrc_ev_value(pl, r->home, r->entropy);
 	e->tx_seq = r->tx_seq;
 	e->acked_seq = r->acked_seq;
+	e->acked_cpu = r->acked_cpu;
 	e->suspect = 0;
 	mrc_ev_set_state(qp, e, MRC_EV_STATE_GOOD);
 	/* A new EV in the slot, as after a retirement: reported GOOD. */

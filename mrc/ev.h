@@ -107,8 +107,9 @@ static inline u32 mrc_ev_flow_label(u32 value)
  *	while @suspect): packets from here on were sprayed onto the path after
  *	its first loss signal, and only they count again
  * @acked_seq: one past the highest @tx_seq acknowledged: a packet with a
- *	lower sequence still missing was lost on this path, since one EV is
- *	one FIFO path
+ *	lower sequence still missing, sent from the same CPU, was lost on this
+ *	path, since one EV is one FIFO path from each sending CPU
+ * @acked_cpu: the CPU that packet left from
  * @changed: time of the last state change
  * @probe_at: ASSUMED_BAD: next probe (jiffies); @probe_ms its interval
  * @tx_pkts, @retx, @losses, @ecn, @retired: counters of the slot
@@ -122,6 +123,7 @@ struct mrc_ev {
 	u32 tx_seq;
 	u32 signal_seq;
 	u32 acked_seq;
+	u16 acked_cpu;
 	ktime_t changed;
 	unsigned long probe_at;
 	u32 probe_ms;
@@ -144,16 +146,17 @@ struct mrc_ev {
  * @used: the entry holds an entropy
  * @probe_ok: probe answers so far
  * @probe_ms, @probe_at: the probe interval, and the next probe (jiffies)
- * @tx_seq, @acked_seq: the per-EV order of its value at retirement, resumed
- *	when it goes home: its old packets keep lower sequence numbers than
- *	the new ones, so a late acknowledgment of an old packet cannot make
- *	a new one look overtaken
+ * @tx_seq, @acked_seq, @acked_cpu: the per-EV order of its value at
+ *	retirement, resumed when it goes home: its old packets keep lower
+ *	sequence numbers than the new ones, so a late acknowledgment of an
+ *	old packet cannot make a new one look overtaken
  */
 struct mrc_ev_spare {
 	u16 entropy;
 	u16 home;
 	u8 used;
 	u8 probe_ok;
+	u16 acked_cpu;
 	u32 probe_ms;
 	u32 tx_seq;
 	u32 acked_seq;
@@ -207,8 +210,9 @@ struct mrc_path {
  * @rnd: rotation shuffles and entropy draws
  * @qp: owner
  * @probe_timer: sends probes to ASSUMED_BAD EVs
- * @gone_value, @gone_acked: the value the last retirement replaced and its
- *	acknowledged sequence, so later holes of one SACK on it still count
+ * @gone_value, @gone_acked, @gone_cpu: the value the last retirement
+ *	replaced, its acknowledged sequence and that packet's CPU, so later
+ *	holes of one SACK on it still count
  * @last_retire_ns: time the last retirement took inside its caller, for
  *	the benchmark: from the loss signal to the new entropy in the slot
  * @last_sent_after: packets the last retired EV was given after its first
@@ -242,6 +246,7 @@ struct mrc_evset {
 	struct timer_list probe_timer;
 	u32 gone_value;
 	u32 gone_acked;
+	u16 gone_cpu;
 	u64 last_retire_ns;
 	u32 last_sent_after;
 	struct mrc_ev_probe_wait *waiter;
@@ -295,8 +300,8 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
 int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane);
 void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq);
 u32 mrc_ev_next(struct mrc_qp *qp);
-void mrc_ev_acked(struct mrc_qp *qp, u32 ev, u32 ev_seq);
-bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq);
+void mrc_ev_acked(struct mrc_qp *qp, u32 ev, u32 ev_seq, u16 cpu);
+bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq, u16 cpu);
 /* What retired an EV: its tracepoint says, so stray retirements can be told apart. */
 enum mrc_ev_why {
 	MRC_EV_WHY_LOST,	/* a later packet on the same EV was acked */

@@ -185,7 +185,7 @@ static u32 mrc_rel_ack(struct mrc_qp *qp, u32 psn)
 	if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ))
 		return 0;
 	if (!slot->rtx)
-		mrc_ev_acked(qp, slot->ev, slot->ev_seq);
+		mrc_ev_acked(qp, slot->ev, slot->ev_seq, slot->cpu);
 	mrc_rel_slot_done(qp, slot);
 	qp->req.timeouts = 0;
 	return slot->len;
@@ -419,8 +419,9 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	mrc_rel_reorder(qp, h, una);
 
 	/*
-	 * A hole is lost when a later packet on its own EV arrived (one EV is
-	 * one ordered path): that path is retired here, in this softirq.  A
+	 * A hole is lost when a later packet on its own EV, from its own CPU,
+	 * arrived (one EV is one ordered path from each CPU's queue): that
+	 * path is retired here, in this softirq.  A
 	 * hole reo_thresh below the highest SACKed PSN of its own plane is
 	 * resent too, and only makes its path suspect.  Planes differ in
 	 * delay, and a stalled plane's holes measured against the others'
@@ -448,7 +449,8 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 					   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT) ||
 			    !mrc_rel_sack_missing(h, p))
 				continue;
-			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq);
+			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq,
+						slot->cpu);
 			if (!path_lost &&
 			    ((mrc_rel_plane_dist(qp, p, slot) < thresh &&
 			      mrc_psn_fwd(req->psn_high, p) <

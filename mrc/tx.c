@@ -89,6 +89,8 @@ static void mrc_req_path(struct mrc_qp *qp, struct mrc_tx_slot *slot, bool rtx)
 	int pick = mrc_ev_pick(qp, rtx ? mrc_ev_plane(slot->ev) : -1);
 
 	mrc_ev_sent(qp, pick, &slot->ev, &slot->ev_seq);
+	/* Built with bottom halves off, which stay off until it has left. */
+	slot->cpu = smp_processor_id();
 	if (rtx && pick >= 0)
 		qp->evs->ev[pick].retx++;
 }

@@ -323,6 +323,7 @@ struct mrc_tx_slot {
 	u16 flags;		/* MRC_SLOT_* */
 	u16 rtx;		/* times retransmitted */
 	u16 chunk_left;		/* READ: PSNs from here to the chunk's end */
+	u16 cpu;		/* CPU the last transmission left from */
 	u32 ev;			/* EV of the last transmission */
 	u32 ev_seq;		/* its order among that EV's packets */
 	u64 sent_ns;		/* last transmission */

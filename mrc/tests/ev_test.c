@@ -8,8 +8,9 @@
  * never takes a slot that is ASSUMED_BAD, DENIED, sitting out its turn
  * after congestion, or on a plane that went down, and walks the slots of
  * the one plane left to retransmissions that avoid it; that a loss on an
- * EV retires it (a spare entropy of the same plane, else ASSUMED_BAD,
- * never below the floor, which counts a refusal as nothing else), as does
+ * EV, proved by a later packet from the same CPU, retires it (a spare
+ * entropy of the same plane, else ASSUMED_BAD, never below the floor,
+ * which counts a refusal as nothing else), as does
  * suspicion twice in a row; that probe answers bring slots and retired
  * entropies back; and, through the real requester of tx.c and the SACK
  * handling of reliability.c, that the path of a lost packet is retired
@@ -133,21 +134,33 @@ static u32 ev_send(struct tf *f, int slot, u32 *ev)
 	return seq;
 }
 
-static void ev_acked(struct tf *f, u32 ev, u32 seq)
+/* The packet sent as the @seq-th on @ev, from CPU @cpu, is acknowledged. */
+static void ev_acked_on(struct tf *f, u32 ev, u32 seq, u16 cpu)
 {
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_acked(f->qp, ev, seq);
+	mrc_ev_acked(f->qp, ev, seq, cpu);
 	spin_unlock_bh(&f->qp->lock);
 }
 
-static bool ev_lost(struct tf *f, u32 ev, u32 seq)
+static bool ev_lost_on(struct tf *f, u32 ev, u32 seq, u16 cpu)
 {
 	bool lost;
 
 	spin_lock_bh(&f->qp->lock);
-	lost = mrc_ev_lost(f->qp, ev, seq);
+	lost = mrc_ev_lost(f->qp, ev, seq, cpu);
 	spin_unlock_bh(&f->qp->lock);
 	return lost;
+}
+
+/* The same for packets that all left from one CPU. */
+static void ev_acked(struct tf *f, u32 ev, u32 seq)
+{
+	ev_acked_on(f, ev, seq, 0);
+}
+
+static bool ev_lost(struct tf *f, u32 ev, u32 seq)
+{
+	return ev_lost_on(f, ev, seq, 0);
 }
 
 static void ev_retire(struct tf *f, u32 ev)
@@ -1137,6 +1150,42 @@ static void ev_loss_attribution(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ev_lost(f, ev, U32_MAX - 1));
 	KUNIT_EXPECT_FALSE(test, ev_lost(f, ev, U32_MAX));
 	KUNIT_EXPECT_FALSE(test, ev_lost(f, ev, 0));
+}
+
+/*
+ * Each CPU queues its packets apart, and a stalled CPU holds back its
+ * packets of every EV while another CPU's later ones on the same EVs
+ * arrive: only an overtaking packet sent from the hole's own CPU proves
+ * the hole lost, and the value a retirement replaced keeps that CPU.
+ */
+static void ev_loss_one_cpu(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 k = 21, o = 22;
+	u32 ev, value = s->ev[k].value, i;
+
+	for (i = 0; i < 4; i++)
+		ev_send(f, k, &ev);
+
+	/* Packets 1-3 left from CPU 1 and arrived; 0 left from CPU 0. */
+	ev_acked_on(f, value, 3, 1);
+	KUNIT_EXPECT_FALSE(test, ev_lost_on(f, value, 0, 0));
+	KUNIT_EXPECT_TRUE(test, ev_lost_on(f, value, 0, 1));
+	KUNIT_EXPECT_EQ(test, s->ev[k].acked_cpu, 1);
+	/* A lower one acknowledged late changes neither order nor CPU. */
+	ev_acked_on(f, value, 1, 0);
+	KUNIT_EXPECT_EQ(test, s->ev[k].acked_seq, 4);
+	KUNIT_EXPECT_EQ(test, s->ev[k].acked_cpu, 1);
+	KUNIT_EXPECT_FALSE(test, ev_lost_on(f, value, 0, 0));
+
+	/* Retired, the replaced value answers as it stood, CPU and all. */
+	ev_retire(f, value);
+	KUNIT_ASSERT_NE(test, s->ev[k].value, value);
+	KUNIT_EXPECT_TRUE(test, ev_lost_on(f, value, 0, 1));
+	KUNIT_EXPECT_FALSE(test, ev_lost_on(f, value, 0, 0));
+	ev_retire(f, s->ev[o].value);
+	KUNIT_EXPECT_FALSE(test, ev_lost_on(f, value, 0, 1));
 }
 
 /*
@@ -2287,6 +2336,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_set_states_checks),
 	KUNIT_CASE(ev_denied_stays_denied),
 	KUNIT_CASE(ev_loss_attribution),
+	KUNIT_CASE(ev_loss_one_cpu),
 	KUNIT_CASE(ev_suspect_twice_retires),
 	KUNIT_CASE(ev_suspect_one_flight_counts_once),
 	KUNIT_CASE(ev_retire_counts_sent_after_signal),
