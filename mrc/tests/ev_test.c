@@ -2046,6 +2046,33 @@ static void ev_sack_spurious_loss_widens_margin(struct kunit *test)
 }
 
 /*
+ * The same SACK when PSN 0 left from another CPU than the later packets on
+ * its EV: they may have overtaken it in their CPU's queue while PSN 0's
+ * CPU stalled, so it is not lost yet.  It is within the distance threshold
+ * of its plane's highest, so nothing is resent and nothing retired: the
+ * path's order is proof only within one CPU's queue.
+ */
+static void ev_sack_other_cpu_overtake_not_lost(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 ev_of[4 * EV_PLANES], i;
+	u64 bitmap = 0;
+
+	ev_spray(f, 4, ev_of);
+	mrc_slot(f->qp, EV_SQ_PSN)->cpu++;
+	for (i = 1; i < ARRAY_SIZE(ev_of); i++)
+		bitmap |= BIT_ULL(i);
+	ev_sack(f, EV_SQ_PSN, bitmap);
+
+	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(ev_of[0])].value, ev_of[0]);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 0);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, EV_SQ_PSN);
+}
+
+/*
  * A resend is answered, with the echo of the EV it went out on, while an
  * older packet on that EV is still on its way: resends leave from the CPU
  * that handles SACKs and overtake packets sent from another (veth queues
@@ -2352,6 +2379,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_sack_stalled_plane_not_judged),
 	KUNIT_CASE(ev_sack_silent_plane_judged_from_afar),
 	KUNIT_CASE(ev_sack_spurious_loss_widens_margin),
+	KUNIT_CASE(ev_sack_other_cpu_overtake_not_lost),
 	KUNIT_CASE(ev_resend_answer_keeps_ev_order),
 	KUNIT_CASE(ev_stev_label_derivation),
 	KUNIT_CASE(ev_stev_packets_labelled),
