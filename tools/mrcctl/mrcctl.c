@@ -223,6 +223,28 @@ static void j_close(char c)
 		putchar('\n');
 }
 
+/* A dump prints one list of objects: the first object opens it. */
+static void j_list_item(bool *opened)
+{
+	if (!*opened)
+		j_open(NULL, '[');
+	*opened = true;
+}
+
+/*
+ * After a dump: close its list, or print an empty one when the kernel sent
+ * nothing, so that stdout is valid JSON even when the kernel stopped the
+ * dump midway; nothing when the request failed before any object.
+ */
+static void j_list_end(bool opened, int ret)
+{
+	if (!opened && ret)
+		return;
+	if (!opened)
+		j_open(NULL, '[');
+	j_close(']');
+}
+
 static void j_str(const char *key, const char *val)
 {
 	j_key(key);
@@ -663,9 +685,7 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 			n++;
 
 	if (json) {
-		if (!ds->opened)
-			j_open(NULL, '[');
-		ds->opened = true;
+		j_list_item(&ds->opened);
 		j_open(NULL, '{');
 		j_str("name", name);
 		j_uint("evprofile", evprof);
@@ -706,12 +726,8 @@ static int dev_show(struct nl *nl, int argc, char **argv)
 		nlh = mrc_msg(nl, MRC_CMD_DEV_GET, NLM_F_DUMP);
 	}
 	ret = nl_talk(nl, nlh, dev_cb, &ds);
-	/* Keep stdout valid JSON even when the kernel stopped us midway. */
-	if (json && (ds.opened || !ret)) {
-		if (!ds.opened)
-			j_open(NULL, '[');
-		j_close(']');
-	}
+	if (json)
+		j_list_end(ds.opened, ret);
 	return ret;
 }
 
@@ -1158,9 +1174,7 @@ static int prof_cb(const struct nlmsghdr *nlh, void *data)
 		exp = mnl_attr_get_u8(tb[MRC_A_EVPROF_MODE]) == MRC_EV_MODE_EXP;
 
 	if (json) {
-		if (!ps->opened)
-			j_open(NULL, '[');
-		ps->opened = true;
+		j_list_item(&ps->opened);
 		j_open(NULL, '{');
 		j_uint("id", mnl_attr_get_u32(tb[k->id]));
 	} else {
@@ -1222,11 +1236,8 @@ static int prof_show(struct nl *nl, const struct prof_kind *k, int argc,
 		nlh = mrc_msg(nl, k->cmd_get, NLM_F_DUMP);
 	}
 	ret = nl_talk(nl, nlh, prof_cb, &ps);
-	if (json && (ps.opened || !ret)) {
-		if (!ps.opened)
-			j_open(NULL, '[');
-		j_close(']');
-	}
+	if (json)
+		j_list_end(ps.opened, ret);
 	return ret;
 }
 
@@ -1533,9 +1544,7 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 	same = qs->have_last && qs->qpn == qpn && !strcmp(qs->dev, dev);
 
 	if (json) {
-		if (!qs->opened)
-			j_open(NULL, '[');
-		qs->opened = true;
+		j_list_item(&qs->opened);
 		if (!same) {
 			qp_close_json(qs);
 			j_open(NULL, '{');
@@ -1622,12 +1631,9 @@ static int qp_show(struct nl *nl, int argc, char **argv)
 		mnl_attr_nest_end(nlh, nest);
 	}
 	ret = nl_talk(nl, nlh, qp_cb, &qs);
-	/* Keep stdout valid JSON even when the kernel stopped us midway. */
-	if (json && (qs.opened || !ret)) {
-		if (!qs.opened)
-			j_open(NULL, '[');
+	if (json) {
 		qp_close_json(&qs);
-		j_close(']');
+		j_list_end(qs.opened, ret);
 	}
 	return ret;
 }
@@ -2654,10 +2660,8 @@ static int srv6_cb(const struct nlmsghdr *nlh, void *data)
 	same = ss->have_last && !stb[MRC_A_SRV6_USIDS] &&
 	       !strcmp(ss->dev, dev) && !memcmp(ss->peer, peer, 16);
 
-	if (json && !ss->opened) {
-		j_open(NULL, '[');
-		ss->opened = true;
-	}
+	if (json)
+		j_list_item(&ss->opened);
 	if (!same) {
 		srv6_close_json(ss);
 		if (print_srv6_head(ss, dev, stb) < 0)
@@ -2685,12 +2689,9 @@ static int srv6_show(struct nl *nl, int argc, char **argv)
 	if (argc)
 		mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, argv[1]);
 	ret = nl_talk(nl, nlh, srv6_cb, &ss);
-	/* Keep stdout valid JSON even when the kernel stopped us midway. */
-	if (json && (ss.opened || !ret)) {
-		if (!ss.opened)
-			j_open(NULL, '[');
+	if (json) {
 		srv6_close_json(&ss);
-		j_close(']');
+		j_list_end(ss.opened, ret);
 	}
 	return ret;
 }
