@@ -363,17 +363,21 @@ bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq, u16 cpu)
 {
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 	u32 acked;
+	u16 acked_cpu;
 
 	if (ev & MRC_EV_F_UNTRACKED)
 		return false;
-	if (e && e->acked_cpu == cpu)
+	if (e) {
 		acked = e->acked_seq;
-	else if (!e && qp->evs && ev == qp->evs->gone_value &&
-		 qp->evs->gone_cpu == cpu)
+		acked_cpu = e->acked_cpu;
+	} else if (qp->evs && ev == qp->evs->gone_value) {
 		acked = qp->evs->gone_acked;
-	else
+		acked_cpu = qp->evs->gone_cpu;
+	} else {
 		return false;
-	return (s32)(acked - (ev_seq + 1 + qp->req.ev_margin)) > 0;
+	}
+	return acked_cpu == cpu &&
+	       (s32)(acked - (ev_seq + 1 + qp->req.ev_margin)) > 0;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_lost);
 

@@ -421,10 +421,10 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	/*
 	 * A hole is lost when a later packet on its own EV, from its own CPU,
 	 * arrived (one EV is one ordered path from each CPU's queue): that
-	 * path is retired here, in this softirq.  A
-	 * hole reo_thresh below the highest SACKed PSN of its own plane is
-	 * resent too, and only makes its path suspect.  Planes differ in
-	 * delay, and a stalled plane's holes measured against the others'
+	 * path is retired here, in this softirq.  A hole reo_thresh below
+	 * the highest SACKed PSN of its own plane is resent too, and only
+	 * makes its path suspect.  Planes differ in delay, and a stalled
+	 * plane's holes measured against the others'
 	 * progress would strike its healthy paths; only a plane that went
 	 * silent altogether is judged by the highest of all, from
 	 * MRC_REORDER_PLANES times as far.  Distance says nothing of a packet
