@@ -318,21 +318,13 @@ monitors_stop
 for p in p0 p1; do tc -n "$H2" qdisc del dev "$p" clsact; done
 
 # errors: exit status 2, errno and the kernel's message
-expect_err()
-{
-	local what=$1 want=$2
-	shift 2
-	run_rc "$@"
-	check "$what: exit status" "2" "$rc"
-	check "$what: error" "$want" "$out"
-}
-expect_err "plane set on an unknown device" "Error: no such mrc device (ENODEV)" \
+expect_nlerr "plane set on an unknown device" ENODEV "no such mrc device" \
 	c2 plane set dev nosuch plane 0 admin down
-expect_err "plane set on another namespace's device" "Error: no such mrc device (ENODEV)" \
+expect_nlerr "plane set on another namespace's device" ENODEV "no such mrc device" \
 	c2 plane set dev "$MRC_DEV1" plane 0 admin down
-expect_err "plane set on a plane the device lacks" "Error: no such plane (ENOENT)" \
+expect_nlerr "plane set on a plane the device lacks" ENOENT "no such plane" \
 	c2 plane set dev "$MRC_DEV2" plane 5 admin down
-expect_err "plane index beyond MRC_MAX_PLANES" "Error: integer out of range (ERANGE)" \
+expect_nlerr "plane index beyond MRC_MAX_PLANES" ERANGE "integer out of range" \
 	c2 plane set dev "$MRC_DEV2" plane 16 admin down
 check "failed requests changed nothing" "up up" "$(plane1_admin)"
 mrc_finish

@@ -93,6 +93,9 @@ expect_nlerr "the GSI QP" ENOENT "no such QP" \
 	c2 qp set dev "$MRC_DEV2" qpn 1 mpr 1
 expect_nlerr "a missing device" ENODEV "no such mrc device" \
 	c2 qp set dev nosuch qpn "$qc" mpr 1
+# mrcctl sends a QP number alone as it is: the kernel is the one that refuses it.
+expect_nlerr "a QP number and nothing to set" EINVAL "no QP attribute to set" \
+	c2 qp set dev "$MRC_DEV2" qpn "$qc"
 for who in nocap nobody; do
 	declare -n as=$who
 	run_rc ip netns exec "$H2" "${as[@]}" "$MRCCTL" qp set dev "$MRC_DEV2" qpn "$qc" mpr 1

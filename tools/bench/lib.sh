@@ -80,13 +80,16 @@ bench_ratio()
 	awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "n/a" }'
 }
 
-# bench_retire RAW NAME: count, median and max of the "T NAME ns" retirement times
+# bench_retire RAW NAME: count, median, 90th percentile and max of the "T NAME ns"
+# retirement times, and where the max fell in the order they happened: under TCG the
+# first pass through code not yet translated costs tens to hundreds of microseconds,
+# which a tail made only of first retirements shows
 bench_retire()
 {
-	awk -v s="$2" '$1 == "T" && $2 == s { print $3 }' "$1" | sort -n |
-		awk -v s="$2" '{ v[NR] = $1 } END {
-			if (NR) printf "retire (%s): %d retirements, median %d ns, max %d ns (target <= 50000)\n",
-				s, NR, v[int((NR + 1) / 2)], v[NR]
+	awk -v s="$2" '$1 == "T" && $2 == s { print ++n, $3 }' "$1" | sort -k2,2n |
+		awk -v s="$2" '{ v[NR] = $2; at[NR] = $1 } END {
+			if (NR) printf "retire (%s): %d retirements, median %d ns, p90 %d ns, max %d ns (#%d of %d) (target <= 50000)\n",
+				s, NR, v[int((NR + 1) / 2)], v[int((NR * 9 + 9) / 10)], v[NR], at[NR], NR
 			else printf "retire (%s): none\n", s }'
 }
 

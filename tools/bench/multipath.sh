@@ -9,7 +9,7 @@
 #   loss      1% random loss on every plane: goodput / 8R
 #   single    the same transfer over a one-plane device: goodput / R (the peer)
 #   retire    retirement time inside the call that saw the loss (mrc_ev_retire
-#             tracepoint), median and max, during failover and loss
+#             tracepoint), median, p90 and max, during failover and loss
 #   blackhole plane 3 silently drops everything the receiver gets on it (tc, its
 #             carrier stays up) a quarter into the transfer: goodput after / 7R
 #   late      packets sprayed onto plane 3's EVs after each one's first loss signal,

@@ -18,7 +18,7 @@
 #   single    a one-plane device with one EV (an EV profile of 1), no failure:
 #             goodput / (R/4), the one uplink its path crosses
 #   retire    retirement time inside the call that saw the loss (mrc_ev_retire
-#             tracepoint) in the srv6 run, median and max
+#             tracepoint) in the srv6 run, median, p90 and max
 # and a PNG of per-plane throughput over time through the spine failure (gnuplot).
 # A benchmark, not a test: nothing passes or fails; TCG makes absolute rates
 # meaningless, the ratios are what to read. Run it on an idle host.

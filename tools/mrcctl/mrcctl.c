@@ -1605,6 +1605,30 @@ static int parse_qp_args(int argc, char **argv, const char **dev,
 	return i;
 }
 
+/*
+ * The start of a request about one QP (qp set, ev set): "dev DEV qpn N" from
+ * argv, then the message with the device's name and the QP's nest holding its
+ * number, left open for the caller's attributes. Returns the index of the
+ * first word after the two.
+ */
+static int qp_request(struct nl *nl, __u8 cmd, const char *usage, int argc,
+		      char **argv, struct nlmsghdr **nlh, struct nlattr **qp)
+{
+	const char *dev = NULL;
+	bool have_qpn = false;
+	__u32 qpn = 0;
+	int i;
+
+	i = parse_qp_args(argc, argv, &dev, &have_qpn, &qpn);
+	if (!dev || !have_qpn)
+		usage_error(usage, NULL);
+	*nlh = mrc_msg(nl, cmd, 0);
+	mnl_attr_put_strz(*nlh, MRC_A_DEV_NAME, dev);
+	*qp = mnl_attr_nest_start(*nlh, MRC_A_QP);
+	mnl_attr_put_u32(*nlh, MRC_A_QP_NUM, qpn);
+	return i;
+}
+
 /* qp show [dev DEV] [qpn N]: a QPN names one QP, so it needs the device. */
 static int qp_show(struct nl *nl, int argc, char **argv)
 {
@@ -1641,26 +1665,20 @@ static int qp_show(struct nl *nl, int argc, char **argv)
 /*
  * qp set dev DEV qpn N [evprofile ID|none] [ccprofile ID|none] [mpr N]
  * [mpr-dest N] [timeout N] [retry-linear N] [retry-exp N|infinite]: one
- * request; the kernel checks every range and says what is wrong.
+ * request; the kernel checks every range, and that something is set, and
+ * says what is wrong.
  */
 static int qp_set(struct nl *nl, int argc, char **argv)
 {
-	const char *dev = NULL;
 	struct nlmsghdr *nlh;
-	bool have_qpn = false;
 	struct nlattr *qp;
 	unsigned int k;
-	__u32 qpn = 0, v;
-	int i, n = 0;
+	int i;
+	__u32 v;
 
-	i = parse_qp_args(argc, argv, &dev, &have_qpn, &qpn);
-	if (!dev || !have_qpn)
-		usage_error("qp set needs dev DEV and qpn N", NULL);
-	nlh = mrc_msg(nl, MRC_CMD_QP_SET, 0);
-	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, dev);
-	qp = mnl_attr_nest_start(nlh, MRC_A_QP);
-	mnl_attr_put_u32(nlh, MRC_A_QP_NUM, qpn);
-	for (; i < argc; i += 2, n++) {
+	i = qp_request(nl, MRC_CMD_QP_SET, "qp set needs dev DEV and qpn N",
+		       argc, argv, &nlh, &qp);
+	for (; i < argc; i += 2) {
 		for (k = 0; k < ARRAY_SIZE(qp_attr_words); k++)
 			if (!strcmp(argv[i], qp_attr_words[k].word))
 				break;
@@ -1685,8 +1703,6 @@ static int qp_set(struct nl *nl, int argc, char **argv)
 			mnl_attr_put_u32(nlh, qp_attr_words[k].type, v);
 		}
 	}
-	if (!n)
-		usage_error("qp set needs an attribute to set", NULL);
 	mnl_attr_nest_end(nlh, qp);
 	return nl_talk(nl, nlh, NULL, NULL);
 }
@@ -1707,21 +1723,13 @@ static int cmd_qp(struct nl *nl, int argc, char **argv)
 static int ev_set(struct nl *nl, int argc, char **argv)
 {
 	struct nlattr *qp, *evs, *ev;
-	const char *dev = NULL;
 	struct nlmsghdr *nlh;
-	bool have_qpn = false;
-	__u32 qpn = 0, slot;
 	int i, nslots = 0;
+	__u32 slot;
 	__u8 state;
 
-	i = parse_qp_args(argc, argv, &dev, &have_qpn, &qpn);
-	if (!dev || !have_qpn)
-		usage_error("ev set needs dev DEV and qpn N", NULL);
-
-	nlh = mrc_msg(nl, MRC_CMD_EV_SET, 0);
-	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, dev);
-	qp = mnl_attr_nest_start(nlh, MRC_A_QP);
-	mnl_attr_put_u32(nlh, MRC_A_QP_NUM, qpn);
+	i = qp_request(nl, MRC_CMD_EV_SET, "ev set needs dev DEV and qpn N",
+		       argc, argv, &nlh, &qp);
 	evs = mnl_attr_nest_start(nlh, MRC_A_QP_EVS);
 	for (; i < argc; i += 3) {
 		if (strcmp(argv[i], "slot"))
