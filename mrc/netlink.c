@@ -739,64 +739,10 @@ static int mrc_nl_probe(struct sk_buff *skb, struct genl_info *info)
 
 /* ---- EV and CC profiles ------------------------------------------------ */
 
-/* What the handlers of one kind of profile need to find its attributes. */
-struct mrc_nl_prof_kind {
-	int nest;
-	int id;
-	unsigned int max;
-	const struct nla_policy *policy;
-};
-
-static const struct mrc_nl_prof_kind mrc_nl_evprof_kind = {
-	.nest = MRC_A_EVPROF,
-	.id = MRC_A_EVPROF_ID,
-	.max = MRC_A_EVPROF_MAX,
-	.policy = mrc_evprof_policy,
-};
-
-static const struct mrc_nl_prof_kind mrc_nl_ccprof_kind = {
-	.nest = MRC_A_CCPROF,
-	.id = MRC_A_CCPROF_ID,
-	.max = MRC_A_CCPROF_MAX,
-	.policy = mrc_ccprof_policy,
-};
-
-/* Fills @tb (kind->max + 1 entries) from the request's nest; needs the id. */
-static int mrc_nl_prof_parse(struct genl_info *info,
-			     const struct mrc_nl_prof_kind *kind,
-			     struct nlattr **tb)
+static size_t mrc_nl_evprof_size(const void *p)
 {
-	int err;
+	const struct mrc_evprof *prof = p;
 
-	if (GENL_REQ_ATTR_CHECK(info, kind->nest)) {
-		if (kind->nest == MRC_A_EVPROF)
-			NL_SET_ERR_MSG(info->extack,
-				       "missing evprofile attributes");
-		else
-			NL_SET_ERR_MSG(info->extack,
-				       "missing ccprofile attributes");
-		return -EINVAL;
-	}
-	err = nla_parse_nested(tb, kind->max, info->attrs[kind->nest],
-			       kind->policy, info->extack);
-	if (err)
-		return err;
-	if (!tb[kind->id]) {
-		if (kind->nest == MRC_A_EVPROF)
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    info->attrs[kind->nest],
-					    "missing evprofile id");
-		else
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    info->attrs[kind->nest],
-					    "missing ccprofile id");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static size_t mrc_nl_evprof_size(const struct mrc_evprof *prof)
-{
 	return nla_total_size(0) +			/* MRC_A_EVPROF */
 	       5 * nla_total_size(sizeof(u32)) +	/* id .. event_mask */
 	       3 * nla_total_size(sizeof(u8)) +	/* state, mode, format */
@@ -806,10 +752,10 @@ static size_t mrc_nl_evprof_size(const struct mrc_evprof *prof)
 }
 
 /* Caller holds mrc_net.lock. */
-static int mrc_nl_put_evprof(struct sk_buff *skb, const struct mrc_evprof *prof,
-			     u32 portid, u32 seq, int flags,
-			     struct netlink_callback *cb)
+static int mrc_nl_put_evprof(struct sk_buff *skb, const void *p, u32 portid,
+			     u32 seq, int flags, struct netlink_callback *cb)
 {
+	const struct mrc_evprof *prof = p;
 	const struct mrc_evprof_cfg *cfg = &prof->cfg;
 	struct nlattr *nest, *entries;
 	void *hdr;
@@ -852,7 +798,7 @@ cancel:
 	return -EMSGSIZE;
 }
 
-static size_t mrc_nl_ccprof_size(void)
+static size_t mrc_nl_ccprof_size(const void *p)
 {
 	return nla_total_size(0) +			/* MRC_A_CCPROF */
 	       2 * nla_total_size(sizeof(u8)) +	/* state, algo */
@@ -860,10 +806,10 @@ static size_t mrc_nl_ccprof_size(void)
 }
 
 /* Caller holds mrc_net.lock. */
-static int mrc_nl_put_ccprof(struct sk_buff *skb, const struct mrc_ccprof *prof,
-			     u32 portid, u32 seq, int flags,
-			     struct netlink_callback *cb)
+static int mrc_nl_put_ccprof(struct sk_buff *skb, const void *p, u32 portid,
+			     u32 seq, int flags, struct netlink_callback *cb)
 {
+	const struct mrc_ccprof *prof = p;
 	const struct mrc_ccprof_cfg *cfg = &prof->cfg;
 	struct nlattr *nest;
 	void *hdr;
@@ -903,69 +849,182 @@ cancel:
 	return -EMSGSIZE;
 }
 
-static int mrc_nl_evprof_apply(struct sk_buff *skb, struct genl_info *info)
+/*
+ * EV and CC profiles are requested alike: one nest holding the id and the
+ * settings, one xarray by id, the same commands.  What differs is here.
+ */
+struct mrc_nl_prof_kind {
+	int nest;
+	int id;
+	unsigned int max;
+	const struct nla_policy *policy;
+	u8 cmd_new;
+	size_t store;		/* offset of the xarray in struct mrc_net */
+	int (*apply)(struct mrc_net *mn, struct nlattr **tb, bool create,
+		     struct netlink_ext_ack *extack);
+	int (*del)(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
+	size_t (*size)(const void *prof);
+	int (*put)(struct sk_buff *skb, const void *prof, u32 portid, u32 seq,
+		   int flags, struct netlink_callback *cb);
+};
+
+/* Attribute table of either kind; the CC profile has the most attributes. */
+#define MRC_NL_PROF_TB	(MRC_A_CCPROF_MAX + 1)
+
+static const struct mrc_nl_prof_kind mrc_nl_evprof_kind = {
+	.nest = MRC_A_EVPROF,
+	.id = MRC_A_EVPROF_ID,
+	.max = MRC_A_EVPROF_MAX,
+	.policy = mrc_evprof_policy,
+	.cmd_new = MRC_CMD_EVPROF_NEW,
+	.store = offsetof(struct mrc_net, evprofs),
+	.apply = mrc_evprof_apply,
+	.del = mrc_evprof_del,
+	.size = mrc_nl_evprof_size,
+	.put = mrc_nl_put_evprof,
+};
+
+static const struct mrc_nl_prof_kind mrc_nl_ccprof_kind = {
+	.nest = MRC_A_CCPROF,
+	.id = MRC_A_CCPROF_ID,
+	.max = MRC_A_CCPROF_MAX,
+	.policy = mrc_ccprof_policy,
+	.cmd_new = MRC_CMD_CCPROF_NEW,
+	.store = offsetof(struct mrc_net, ccprofs),
+	.apply = mrc_ccprof_apply,
+	.del = mrc_ccprof_del,
+	.size = mrc_nl_ccprof_size,
+	.put = mrc_nl_put_ccprof,
+};
+
+static const struct mrc_nl_prof_kind *mrc_nl_prof_kind(u8 cmd)
 {
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct nlattr *tb[MRC_A_EVPROF_MAX + 1];
-	bool create = info->genlhdr->cmd == MRC_CMD_EVPROF_NEW;
+	switch (cmd) {
+	case MRC_CMD_EVPROF_NEW:
+	case MRC_CMD_EVPROF_SET:
+	case MRC_CMD_EVPROF_GET:
+	case MRC_CMD_EVPROF_DEL:
+		return &mrc_nl_evprof_kind;
+	default:
+		return &mrc_nl_ccprof_kind;
+	}
+}
+
+static struct xarray *mrc_nl_prof_store(struct mrc_net *mn,
+					const struct mrc_nl_prof_kind *kind)
+{
+	return (struct xarray *)((char *)mn + kind->store);
+}
+
+/* Fills @tb (MRC_NL_PROF_TB entries) from the request's nest; needs the id. */
+static int mrc_nl_prof_parse(struct genl_info *info,
+			     const struct mrc_nl_prof_kind *kind,
+			     struct nlattr **tb)
+{
 	int err;
 
-	err = mrc_nl_prof_parse(info, &mrc_nl_evprof_kind, tb);
+	BUILD_BUG_ON(MRC_A_EVPROF_MAX >= MRC_NL_PROF_TB);
+	if (GENL_REQ_ATTR_CHECK(info, kind->nest)) {
+		/* NL_SET_ERR_MSG() takes a literal: one per kind. */
+		if (kind == &mrc_nl_evprof_kind)
+			NL_SET_ERR_MSG(info->extack,
+				       "missing evprofile attributes");
+		else
+			NL_SET_ERR_MSG(info->extack,
+				       "missing ccprofile attributes");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, kind->max, info->attrs[kind->nest],
+			       kind->policy, info->extack);
+	if (err)
+		return err;
+	if (!tb[kind->id]) {
+		if (kind == &mrc_nl_evprof_kind)
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[kind->nest],
+					    "missing evprofile id");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[kind->nest],
+					    "missing ccprofile id");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* EVPROF_NEW/SET, CCPROF_NEW/SET */
+static int mrc_nl_prof_apply(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct mrc_nl_prof_kind *kind =
+		mrc_nl_prof_kind(info->genlhdr->cmd);
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *tb[MRC_NL_PROF_TB];
+	int err;
+
+	err = mrc_nl_prof_parse(info, kind, tb);
 	if (err)
 		return err;
 
 	mutex_lock(&mn->lock);
-	err = mrc_evprof_apply(mn, tb, create, info->extack);
+	err = kind->apply(mn, tb, info->genlhdr->cmd == kind->cmd_new,
+			  info->extack);
 	mutex_unlock(&mn->lock);
 	return err;
 }
 
-static int mrc_nl_evprof_del(struct sk_buff *skb, struct genl_info *info)
+static int mrc_nl_prof_del(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct mrc_nl_prof_kind *kind =
+		mrc_nl_prof_kind(info->genlhdr->cmd);
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct nlattr *tb[MRC_A_EVPROF_MAX + 1];
+	struct nlattr *tb[MRC_NL_PROF_TB];
 	int err;
 
-	err = mrc_nl_prof_parse(info, &mrc_nl_evprof_kind, tb);
+	err = mrc_nl_prof_parse(info, kind, tb);
 	if (err)
 		return err;
 
 	mutex_lock(&mn->lock);
-	err = mrc_evprof_del(mn, nla_get_u32(tb[MRC_A_EVPROF_ID]),
-			     info->extack);
+	err = kind->del(mn, nla_get_u32(tb[kind->id]), info->extack);
 	mutex_unlock(&mn->lock);
 	if (err)
-		NL_SET_BAD_ATTR(info->extack, tb[MRC_A_EVPROF_ID]);
+		NL_SET_BAD_ATTR(info->extack, tb[kind->id]);
 	return err;
 }
 
-static int mrc_nl_evprof_get(struct sk_buff *skb, struct genl_info *info)
+static int mrc_nl_prof_get(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct mrc_nl_prof_kind *kind =
+		mrc_nl_prof_kind(info->genlhdr->cmd);
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct nlattr *tb[MRC_A_EVPROF_MAX + 1];
-	struct mrc_evprof *prof;
+	struct nlattr *tb[MRC_NL_PROF_TB];
 	struct sk_buff *msg;
+	void *prof;
 	int err;
 
-	err = mrc_nl_prof_parse(info, &mrc_nl_evprof_kind, tb);
+	err = mrc_nl_prof_parse(info, kind, tb);
 	if (err)
 		return err;
 
 	mutex_lock(&mn->lock);
-	prof = xa_load(&mn->evprofs, nla_get_u32(tb[MRC_A_EVPROF_ID]));
+	prof = xa_load(mrc_nl_prof_store(mn, kind), nla_get_u32(tb[kind->id]));
 	if (!prof) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_A_EVPROF_ID],
-				    "no such evprofile");
+		if (kind == &mrc_nl_evprof_kind)
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[kind->id],
+					    "no such evprofile");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[kind->id],
+					    "no such ccprofile");
 		mutex_unlock(&mn->lock);
 		return -ENOENT;
 	}
-	msg = genlmsg_new(mrc_nl_evprof_size(prof), GFP_KERNEL);
+	/* An EV profile's size depends on its entries: sized under the lock. */
+	msg = genlmsg_new(kind->size(prof), GFP_KERNEL);
 	if (!msg) {
 		mutex_unlock(&mn->lock);
 		return -ENOMEM;
 	}
-	err = mrc_nl_put_evprof(msg, prof, info->snd_portid, info->snd_seq, 0,
-				NULL);
+	err = kind->put(msg, prof, info->snd_portid, info->snd_seq, 0, NULL);
 	mutex_unlock(&mn->lock);
 
 	if (err) {
@@ -980,120 +1039,27 @@ static int mrc_nl_evprof_get(struct sk_buff *skb, struct genl_info *info)
  * in increasing order, so profiles deleted between parts never make a dump
  * skip or repeat one that stays.
  */
-static int mrc_nl_evprof_dump(struct sk_buff *skb, struct netlink_callback *cb)
+static int mrc_nl_prof_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	const struct genlmsghdr *gh = nlmsg_data(cb->nlh);
+	const struct mrc_nl_prof_kind *kind = mrc_nl_prof_kind(gh->cmd);
 	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
-	struct mrc_evprof *prof;
 	unsigned long id;
+	void *prof;
 	int err = 0;
 
 	mutex_lock(&mn->lock);
 	cb->seq = mn->prof_genid;
-	xa_for_each_start(&mn->evprofs, id, prof, cb->args[0]) {
-		err = mrc_nl_put_evprof(skb, prof, NETLINK_CB(cb->skb).portid,
-					cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
+	xa_for_each_start(mrc_nl_prof_store(mn, kind), id, prof, cb->args[0]) {
+		err = kind->put(skb, prof, NETLINK_CB(cb->skb).portid,
+				cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
 		if (err)
 			break;
 		cb->args[0] = id + 1;
 	}
 	mutex_unlock(&mn->lock);
 
-	/* A full profile (256 entries) fits an empty part of NLMSG_GOODSIZE. */
-	if (err && !skb->len)
-		return err;
-	return skb->len;
-}
-
-static int mrc_nl_ccprof_apply(struct sk_buff *skb, struct genl_info *info)
-{
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct nlattr *tb[MRC_A_CCPROF_MAX + 1];
-	bool create = info->genlhdr->cmd == MRC_CMD_CCPROF_NEW;
-	int err;
-
-	err = mrc_nl_prof_parse(info, &mrc_nl_ccprof_kind, tb);
-	if (err)
-		return err;
-
-	mutex_lock(&mn->lock);
-	err = mrc_ccprof_apply(mn, tb, create, info->extack);
-	mutex_unlock(&mn->lock);
-	return err;
-}
-
-static int mrc_nl_ccprof_del(struct sk_buff *skb, struct genl_info *info)
-{
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct nlattr *tb[MRC_A_CCPROF_MAX + 1];
-	int err;
-
-	err = mrc_nl_prof_parse(info, &mrc_nl_ccprof_kind, tb);
-	if (err)
-		return err;
-
-	mutex_lock(&mn->lock);
-	err = mrc_ccprof_del(mn, nla_get_u32(tb[MRC_A_CCPROF_ID]),
-			     info->extack);
-	mutex_unlock(&mn->lock);
-	if (err)
-		NL_SET_BAD_ATTR(info->extack, tb[MRC_A_CCPROF_ID]);
-	return err;
-}
-
-static int mrc_nl_ccprof_get(struct sk_buff *skb, struct genl_info *info)
-{
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct nlattr *tb[MRC_A_CCPROF_MAX + 1];
-	struct mrc_ccprof *prof;
-	struct sk_buff *msg;
-	int err;
-
-	err = mrc_nl_prof_parse(info, &mrc_nl_ccprof_kind, tb);
-	if (err)
-		return err;
-
-	msg = genlmsg_new(mrc_nl_ccprof_size(), GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-
-	mutex_lock(&mn->lock);
-	prof = xa_load(&mn->ccprofs, nla_get_u32(tb[MRC_A_CCPROF_ID]));
-	if (!prof) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_A_CCPROF_ID],
-				    "no such ccprofile");
-		err = -ENOENT;
-	} else {
-		err = mrc_nl_put_ccprof(msg, prof, info->snd_portid,
-					info->snd_seq, 0, NULL);
-	}
-	mutex_unlock(&mn->lock);
-
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
-}
-
-/* Same resumption rule as mrc_nl_evprof_dump(). */
-static int mrc_nl_ccprof_dump(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
-	struct mrc_ccprof *prof;
-	unsigned long id;
-	int err = 0;
-
-	mutex_lock(&mn->lock);
-	cb->seq = mn->prof_genid;
-	xa_for_each_start(&mn->ccprofs, id, prof, cb->args[0]) {
-		err = mrc_nl_put_ccprof(skb, prof, NETLINK_CB(cb->skb).portid,
-					cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
-		if (err)
-			break;
-		cb->args[0] = id + 1;
-	}
-	mutex_unlock(&mn->lock);
-
+	/* A full EV profile (256 entries) fits an empty part of NLMSG_GOODSIZE. */
 	if (err && !skb->len)
 		return err;
 	return skb->len;
@@ -1263,42 +1229,42 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd = MRC_CMD_EVPROF_NEW,
-		.doit = mrc_nl_evprof_apply,
+		.doit = mrc_nl_prof_apply,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = MRC_CMD_EVPROF_SET,
-		.doit = mrc_nl_evprof_apply,
+		.doit = mrc_nl_prof_apply,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = MRC_CMD_EVPROF_GET,
-		.doit = mrc_nl_evprof_get,
-		.dumpit = mrc_nl_evprof_dump,
+		.doit = mrc_nl_prof_get,
+		.dumpit = mrc_nl_prof_dump,
 	},
 	{
 		.cmd = MRC_CMD_EVPROF_DEL,
-		.doit = mrc_nl_evprof_del,
+		.doit = mrc_nl_prof_del,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = MRC_CMD_CCPROF_NEW,
-		.doit = mrc_nl_ccprof_apply,
+		.doit = mrc_nl_prof_apply,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = MRC_CMD_CCPROF_SET,
-		.doit = mrc_nl_ccprof_apply,
+		.doit = mrc_nl_prof_apply,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = MRC_CMD_CCPROF_GET,
-		.doit = mrc_nl_ccprof_get,
-		.dumpit = mrc_nl_ccprof_dump,
+		.doit = mrc_nl_prof_get,
+		.dumpit = mrc_nl_prof_dump,
 	},
 	{
 		.cmd = MRC_CMD_CCPROF_DEL,
-		.doit = mrc_nl_ccprof_del,
+		.doit = mrc_nl_prof_del,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
