@@ -44,6 +44,27 @@ bench_wire_sampler()
 	done
 }
 
+# bench_wire_start DEV NAME: one sample of bench_wire_read DEV at once, then
+# bench_wire_sampler DEV NAME in the background ($! is its pid). The first sample is
+# the baseline a payload share is read against (bench_payload), so it is taken
+# before the caller starts the transfer, not at the background loop's first turn,
+# which under TCG can come after the first frames left.
+bench_wire_start()
+{
+	echo "S $2 $EPOCHREALTIME $(bench_wire_read "$1")"
+	bench_wire_sampler "$1" "$2" &
+}
+
+# bench_wire_stop DEV NAME PID: stop the sampler PID and take one last sample, after
+# the transfer ended: the loop's last one can be up to an interval older, and the
+# bytes sent since would be missing from the run's total
+bench_wire_stop()
+{
+	kill "$3"
+	wait "$3" 2>/dev/null
+	echo "S $2 $EPOCHREALTIME $(bench_wire_read "$1")"
+}
+
 # bench_host_setup: what the host half needs before it boots the guest
 bench_host_setup()
 {
@@ -59,18 +80,45 @@ bench_host_setup()
 # show traffic (from FROM and up to TO, timestamps, when given), in Mbit/s. Traffic is
 # a step of more than 16 KiB after the first sample, which is only the baseline: the
 # counters an earlier run left, and the veths' handshakes and neighbour discovery
-# before and after a transfer, are not this transfer's.
+# before and after a transfer, are not this transfer's. Only whole intervals of
+# traffic count: the rate runs from the first sample that shows traffic (its
+# interval began idle) to the one before the last (the last interval ends idle).
+# Counting the last interval too read up to one sampling interval of idle time as
+# part of the transfer: several percent of a 3-second run sampled every 0.3 s.
 bench_goodput()
 {
 	awk -v n="$2" -v from="${3:-0}" -v to="${4:-0}" '
 		$1 == "S" && $2 == n && $3 >= from && (!to || $3 <= to) && NF == 11 {
 			s = 0; for (i = 4; i <= 11; i++) s += $i
-			if (seen && s - last > 16384) { if (!t0) { t0 = $3; b0 = s } t1 = $3; b1 = s }
+			if (seen && s - last > 16384) {
+				if (!t0) { t0 = $3; b0 = s }
+				pt = ct; pb = cb; ct = $3; cb = s
+			}
 			last = s; seen = 1
 		}
 		END {
-			if (t1 <= t0) { print "n/a"; exit }
-			printf "%.1f\n", (b1 - b0) * 8 / (t1 - t0) / 1e6
+			if (pt <= t0) { print "n/a"; exit }
+			printf "%.1f\n", (pb - b0) * 8 / (pt - t0) / 1e6
+		}' "$1"
+}
+
+# bench_payload RAW NAME BYTES [FROM]: goodput, the application's BYTES per second,
+# from the samples of NAME taken at the wire: bench_goodput (whole intervals, from
+# FROM) times the share of the run's bytes on the wire that were the application's
+# (the rest: Ethernet, IP, UDP and transport headers, resends, probes, answers)
+bench_payload()
+{
+	local rate
+	rate=$(bench_goodput "$1" "$2" "${4:-0}")
+	awk -v n="$2" -v b="$3" -v r="$rate" '
+		$1 == "S" && $2 == n && NF == 11 {
+			s = 0; for (i = 4; i <= 11; i++) s += $i
+			if (!seen) first = s
+			last = s; seen = 1
+		}
+		END {
+			if (r + 0 <= 0 || last <= first) { print "n/a"; exit }
+			printf "%.1f\n", r * b / (last - first)
 		}' "$1"
 }
 

@@ -4,6 +4,9 @@
 # make bench-multipath: what one mrc QP gets out of eight planes, as ratios against the
 # capacity the planes are shaped to, and against MPTCP with a subflow on every plane,
 # measured in one boot of the stock kernel:
+# Goodput is the transfer's bytes per second, read from the frames leaving the sending
+# host's shapers (whole sampling intervals), less the share of those bytes that were
+# not the application's (headers, resends); the frames' own rate is printed beside it.
 #   spray     one QP over 8 planes, each shaped to R: goodput / 8R
 #   failover  plane 3 down a quarter into the transfer: goodput after / 7R
 #   loss      1% random loss on every plane: goodput / 8R
@@ -28,6 +31,9 @@
 #   BENCH_RATE_MBIT=R   per-plane shaping (default 10: below what TCG moves, so the
 #                       shaping, not the emulator, is the bottleneck; run on an idle host)
 #   BENCH_MB=N          MiB per transfer (default 32)
+#   BENCH_MTU=N         mrc's path MTU, 256 to 4096 (default 4096, as RoCE fabrics
+#                       run, on 9000-byte jumbo frames, for MPTCP too); 1024 and below
+#                       keep the veths at 1500 bytes
 #   BENCH_ONLY=mrc|mptcp  run only mrc's scenarios or only MPTCP's (no mrc/MPTCP lines)
 #   BENCH_OUT=DIR       where the PNGs and data go (default .build/bench)
 set -euo pipefail
@@ -35,6 +41,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../.." && pwd)
 rate=${BENCH_RATE_MBIT:-10}
 mb=${BENCH_MB:-32}
+mtu=${BENCH_MTU:-4096}
 only=${BENCH_ONLY:-}
 
 # ---- guest half ---------------------------------------------------------------------
@@ -46,6 +53,12 @@ if [ "${1:-}" = --guest ]; then
 	# shellcheck source=SCRIPTDIR/lib.sh
 	. "$here/lib.sh"
 	topo_create 8 >/dev/null || exit 1
+	if [ "$mtu" -gt 1024 ]; then
+		for i in 0 1 2 3 4 5 6 7; do
+			ip -n "$H1" link set "p$i" mtu 9000
+			ip -n "$H2" link set "p$i" mtu 9000
+		done
+	fi
 	# a process in $H2 whose /proc/PID/net/dev is the veths' counters of $H2
 	nsenter --net="/run/netns/$H2" sleep infinity &
 	wire=/proc/$!/net/dev
@@ -71,10 +84,11 @@ if [ "${1:-}" = --guest ]; then
 		if [ -n "${3:-}" ]; then "$3"; else ip -n "$H1" link set p3 down; fi
 	}
 	# plane 3 silently loses every packet the receiver gets on it: only the
-	# transport's loss signals can tell
+	# transport's loss signals can tell; one exec (the clsact qdisc is added
+	# beforehand): under TCG each exec takes a while, and the failure time is
+	# printed before it
 	blackhole3() {
-		tc -n "$H1" qdisc add dev p3 clsact &&
-			tc -n "$H1" filter add dev p3 ingress matchall action drop
+		tc -n "$H1" filter add dev p3 ingress matchall action drop
 	}
 	plane3_up() {
 		ip -n "$H1" link set p3 up
@@ -89,19 +103,17 @@ if [ "${1:-}" = --guest ]; then
 		for c in $counted; do mrc_counter_sum "$H2" "$MRC_DEV2" "$c"; done
 		mrc_counter_sum "$H1" "$MRC_DEV1" rx_duplicates
 	}
-	# run NAME: one verified transfer of $mb MiB with the samplers on: mrc's tx_bytes
-	# as NAME, the veths' as wire-NAME (the unit MPTCP is measured in below), and a
-	# "C NAME k=v..." line of what the counters moved
+	# run NAME: one verified transfer of $mb MiB with the veths' sampler on, as
+	# wire-NAME (frames after the shapers: mrc's own tx_bytes run ahead of them by
+	# the packets queued in netem, and MPTCP is measured in the same unit below),
+	# and a "C NAME k=v..." line of what the counters moved
 	run() {
-		local before after
+		local before after wpid
 		before=$(counts)
-		bench_sampler "$1" &
-		local spid=$!
-		bench_wire_sampler "$wire" "wire-$1" &
-		local wpid=$!
-		xfer_pair -o write -s 1m -n "$mb" -q 8 -S 11
-		kill "$spid" "$wpid"
-		wait "$spid" "$wpid" 2>/dev/null
+		bench_wire_start "$wire" "wire-$1"
+		wpid=$!
+		xfer_pair -o write -s 1m -n "$mb" -q 8 -S 11 -m "$mtu"
+		bench_wire_stop "$wire" "wire-$1" "$wpid"
 		[ "$srv_rc$cli_rc" = 00 ] || echo "bench: $1: transfer failed ($srv_rc $cli_rc)"
 		echo "R $1 bytes=$bytes ok=$([ "$srv_rc$cli_rc" = 00 ] && echo 1 || echo 0)"
 		after=$(counts)
@@ -127,6 +139,7 @@ if [ "${1:-}" = --guest ]; then
 		plane3_up
 		grep -o 'in [0-9]* ns' "$tracing/trace" | awk '{ print "T failover", $2 }'
 		echo > "$tracing/trace"
+		tc -n "$H1" qdisc add dev p3 clsact
 		fail_at blackhole mrc_sent blackhole3 &
 		fpid=$!
 		run blackhole
@@ -180,15 +193,14 @@ if [ "${1:-}" = --guest ]; then
 			python3 "$xfer" server 18701 >"$srv" 2>&1 &
 		spid=$!
 		wait_port "$H1" 18701
-		bench_wire_sampler "$wire" "$1" &
+		bench_wire_start "$wire" "$1"
 		wpid=$!
 		out=$(mktemp)
 		ip netns exec "$H2" timeout "$MRC_TOOL_TIMEOUT" \
 			python3 "$xfer" client 10.0.0.1 18701 "$bytes" >"$out" 2>&1
 		rc=$?
 		wait "$spid"
-		kill "$wpid"
-		wait "$wpid" 2>/dev/null
+		bench_wire_stop "$wire" "$1" "$wpid"
 		echo "M $1 joins=$(($(mib "$H1" MPJoinAckRx) - joins))"
 		[ "$rc" = 0 ] ||
 			echo "bench: $1: transfer failed (rc $rc: $(cat "$out") / $(cat "$srv"))"
@@ -212,41 +224,49 @@ out=${BENCH_OUT:-$tree/.build/bench}
 mkdir -p "$out"
 . "$here/lib.sh"
 bench_host_setup "$tree"
-echo "bench: 8 planes shaped to $rate Mbit/s each, $mb MiB per transfer, stock kernel under TCG" >&2
+echo "bench: 8 planes shaped to $rate Mbit/s each, $mb MiB per transfer, path MTU $mtu, stock kernel under TCG" >&2
 "$tree/tools/testing/vm/vm.sh" --kernel stock --quiet --timeout 2400 -- \
-	BENCH_RATE_MBIT="$rate" BENCH_MB="$mb" BENCH_ONLY="$only" "$here/multipath.sh" --guest \
+	BENCH_RATE_MBIT="$rate" BENCH_MB="$mb" BENCH_MTU="$mtu" BENCH_ONLY="$only" \
+	"$here/multipath.sh" --guest \
 	>"$out/multipath.raw" ||
 	{ echo "bench: the VM run failed; see $out/multipath.raw" >&2; exit 1; }
 grep '^bench:' "$out/multipath.raw" >&2 || true
 
 raw=$out/multipath.raw
-goodput() { bench_goodput "$raw" "$@"; }
+bytes=$((mb * 1048576))
 ratio() { bench_ratio "$@"; }
 down() { awk -v n="$1" '$1 == "D" && $2 == n { print $3; exit }' "$raw"; }
+# report LABEL SAMPLES CAPACITY(Mbit/s) CAPNAME TARGET [FROM]: goodput (the
+# transfer's bytes per second) and the rate of frames leaving the sender's shapers,
+# both against the capacity; the samples are the veths' (the same unit for mrc and
+# MPTCP: after the shaper, headers included). Sets $good to the goodput.
+report() {
+	local w
+	w=$(bench_goodput "$raw" "$2" "${6:-0}")
+	good=$(bench_payload "$raw" "$2" "$bytes" "${6:-0}")
+	printf '%-16s goodput %s Mbit/s, / %s = %s%s; frames %s Mbit/s, / %s = %s\n' "$1:" \
+		"$good" "$4" "$(ratio "$good" "$3")" "${5:+ (target >= $5)}" "$w" "$4" "$(ratio "$w" "$3")"
+}
+echo "(goodput: the $mb MiB over the time the transfer ran at the wire; frames: all bytes"
+echo " leaving the sender's shapers, with Ethernet, IP, UDP and transport headers, resends)"
 if [ "$only" != mptcp ]; then
-	spray=$(goodput spray) failover=$(goodput failover "$(down failover)")
-	loss=$(goodput loss) single=$(goodput single)
-	echo "spray:    $spray Mbit/s, / 8R = $(ratio "$spray" $((8 * rate))) (target >= 0.95)"
-	echo "failover: $failover Mbit/s after plane 3 went down, / 7R = $(ratio "$failover" $((7 * rate))) (target >= 0.90)"
-	blackhole=$(goodput blackhole "$(down blackhole)")
-	echo "blackhole: $blackhole Mbit/s after plane 3 went silent, / 7R = $(ratio "$blackhole" $((7 * rate)))"
-	echo "loss 1%:  $loss Mbit/s, / 8R = $(ratio "$loss" $((8 * rate))) (target >= 0.70)"
-	echo "single:   $single Mbit/s over one plane, / R = $(ratio "$single" "$rate")"
+	report spray wire-spray $((8 * rate)) 8R 0.95; spray=$good
+	report failover wire-failover $((7 * rate)) 7R 0.90 "$(down failover)"; failover=$good
+	# the drop is at the receiver: plane 3's frames count until its EVs retire
+	report blackhole wire-blackhole $((7 * rate)) 7R "" "$(down blackhole)"
+	report "loss 1%" wire-loss $((8 * rate)) 8R 0.70; loss=$good
+	report single wire-single "$rate" R ""
 	bench_retire "$raw" failover
 	bench_retire "$raw" blackhole
 	bench_retire "$raw" loss
 	bench_late "$raw" blackhole
 	echo "what the counters moved per run (client; rx_duplicates: the server's):"
 	sed -n 's/^C /  /p' "$raw"
-	echo "(mrc's rates are its ports' tx_bytes: mrc packets with their headers and"
-	echo " retransmissions, without UDP, IP and Ethernet)"
-	bench_plot "$raw" failover "$(down failover)" "$out/multipath-failover.png" \
+	bench_plot "$raw" wire-failover "$(down failover)" "$out/multipath-failover.png" \
 		"mrc: one QP over 8 planes shaped to $rate Mbit/s; plane 3 down at t = 0" \
 		"seconds from the link failure"
 fi
 if [ "$only" != mrc ]; then
-	m_spray=$(goodput mptcp-spray) m_failover=$(goodput mptcp-failover "$(down mptcp-failover)")
-	m_loss=$(goodput mptcp-loss)
 	# the joins, and the planes that carried more than 1% of the data
 	awk -v min=$((mb * 1048576 / 100)) '
 		$1 == "M" { sub(/^mptcp-/, "", $2); j[$2] = substr($3, 7); o[++k] = $2 }
@@ -255,20 +275,14 @@ if [ "$only" != mrc ]; then
 		END { for (m = 1; m <= k; m++) { n = o[m]; c = 0
 				for (i = 4; i <= 11; i++) c += l[n, i] - f[n, i] > min
 				printf "mptcp %s: %s joins, %d planes carried data\n", n, j[n], c } }' "$raw"
-	echo "mptcp spray:    $m_spray Mbit/s, / 8R = $(ratio "$m_spray" $((8 * rate)))"
-	echo "mptcp failover: $m_failover Mbit/s after plane 3 went down, / 7R = $(ratio "$m_failover" $((7 * rate)))"
-	echo "mptcp loss 1%:  $m_loss Mbit/s, / 8R = $(ratio "$m_loss" $((8 * rate)))"
-	echo "(MPTCP's rates are the sender's veths' tx_bytes: whole frames, retransmissions included)"
+	report "mptcp spray" mptcp-spray $((8 * rate)) 8R ""; m_spray=$good
+	report "mptcp failover" mptcp-failover $((7 * rate)) 7R "" "$(down mptcp-failover)"
+	m_failover=$good
+	report "mptcp loss 1%" mptcp-loss $((8 * rate)) 8R ""; m_loss=$good
 	bench_plot "$raw" mptcp-failover "$(down mptcp-failover)" "$out/multipath-failover-mptcp.png" \
 		"MPTCP: 8 subflows over 8 planes shaped to $rate Mbit/s; plane 3 down at t = 0" \
 		"seconds from the link failure"
 fi
 if [ -z "$only" ]; then
-	# the same unit on both sides: the veths' counters sampled through mrc's runs too
-	w_spray=$(goodput wire-spray) w_failover=$(goodput wire-failover "$(down failover)")
-	w_loss=$(goodput wire-loss)
-	echo "mrc/MPTCP spray:    $w_spray / $m_spray Mbit/s = $(ratio "$w_spray" "$m_spray")"
-	echo "mrc/MPTCP failover: $w_failover / $m_failover Mbit/s = $(ratio "$w_failover" "$m_failover")"
-	echo "mrc/MPTCP loss 1%:  $w_loss / $m_loss Mbit/s = $(ratio "$w_loss" "$m_loss")"
-	echo "(mrc/MPTCP compares whole frames from the sender's veths for both)"
+	echo "mrc/MPTCP goodput: spray $(ratio "$spray" "$m_spray"), failover $(ratio "$failover" "$m_failover"), loss 1% $(ratio "$loss" "$m_loss")"
 fi
