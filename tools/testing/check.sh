@@ -184,7 +184,7 @@ fi
 # and the time budget is what it most needs to see.
 for f in stock-selftests debug-selftests; do
 	[ -e "$logs/$f.log" ] || continue
-	echo "# $f times (s): $(sed -n 's/^# \(mrc_[a-z_]*\)\.sh: \([0-9]*\) s$/\1 \2/p' \
+	echo "# $f times (s): $(sed -n 's/^# \(mrc_[a-z0-9_]*\)\.sh: \([0-9]*\) s$/\1 \2/p' \
 		"$logs/$f.log" | paste -sd ' ')"
 done
 echo "# make check took $(( $(date +%s) - start )) s; logs in $logs"
