@@ -851,7 +851,8 @@ cancel:
 
 /*
  * EV and CC profiles are requested alike: one nest holding the id and the
- * settings, one xarray by id, the same commands.  What differs is here.
+ * settings, one xarray by id, the same commands.  What differs is here
+ * (and which xarray: mrc_nl_prof_store()).
  */
 struct mrc_nl_prof_kind {
 	int nest;
@@ -859,7 +860,6 @@ struct mrc_nl_prof_kind {
 	unsigned int max;
 	const struct nla_policy *policy;
 	u8 cmd_new;
-	size_t store;		/* offset of the xarray in struct mrc_net */
 	int (*apply)(struct mrc_net *mn, struct nlattr **tb, bool create,
 		     struct netlink_ext_ack *extack);
 	int (*del)(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
@@ -877,7 +877,6 @@ static const struct mrc_nl_prof_kind mrc_nl_evprof_kind = {
 	.max = MRC_A_EVPROF_MAX,
 	.policy = mrc_evprof_policy,
 	.cmd_new = MRC_CMD_EVPROF_NEW,
-	.store = offsetof(struct mrc_net, evprofs),
 	.apply = mrc_evprof_apply,
 	.del = mrc_evprof_del,
 	.size = mrc_nl_evprof_size,
@@ -890,7 +889,6 @@ static const struct mrc_nl_prof_kind mrc_nl_ccprof_kind = {
 	.max = MRC_A_CCPROF_MAX,
 	.policy = mrc_ccprof_policy,
 	.cmd_new = MRC_CMD_CCPROF_NEW,
-	.store = offsetof(struct mrc_net, ccprofs),
 	.apply = mrc_ccprof_apply,
 	.del = mrc_ccprof_del,
 	.size = mrc_nl_ccprof_size,
@@ -913,7 +911,7 @@ static const struct mrc_nl_prof_kind *mrc_nl_prof_kind(u8 cmd)
 static struct xarray *mrc_nl_prof_store(struct mrc_net *mn,
 					const struct mrc_nl_prof_kind *kind)
 {
-	return (struct xarray *)((char *)mn + kind->store);
+	return kind == &mrc_nl_evprof_kind ? &mn->evprofs : &mn->ccprofs;
 }
 
 /* Fills @tb (MRC_NL_PROF_TB entries) from the request's nest; needs the id. */
