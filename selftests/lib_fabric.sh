@@ -238,26 +238,31 @@ fabric_switch_sysctls()
 	done
 }
 
-# fabric_create [-h HOSTS] [-p PLANES] [-s SPINES]: build the fabric (defaults 2
-# hosts, 8 planes, 4 spines; 2 planes and 2 spines under the debug kernel, whose
-# every exec costs about a second). Sets MRC_PLANES like topo_create and prints the
-# path table from h1 to h2. Returns 1 when any step fails (fabric_destroy cleans up).
+# fabric_create [-h HOSTS] [-p PLANES] [-s SPINES] [-m MTU]: build the fabric
+# (defaults 2 hosts, 8 planes, 4 spines; 2 planes and 2 spines under the debug
+# kernel, whose every exec costs about a second; every veth at MTU, default 1500:
+# a 4096-byte path MTU needs jumbo frames). Sets MRC_PLANES like topo_create and
+# prints the path table from h1 to h2. Returns 1 when any step fails
+# (fabric_destroy cleans up).
 fabric_create()
 {
-	local hosts=2 planes=8 spines=4 opt OPTIND=1 p h s ns d sc pids=() rc=0 start=$SECONDS
+	local hosts=2 planes=8 spines=4 mtu=1500 opt OPTIND=1 p h s ns d sc pids=() rc=0
+	local start=$SECONDS
 	if mrc_debug_kernel; then
 		planes=2 spines=2
 	fi
-	while getopts h:p:s: opt; do
+	while getopts h:p:s:m: opt; do
 		case $opt in
 		h) hosts=$OPTARG ;;
 		p) planes=$OPTARG ;;
 		s) spines=$OPTARG ;;
+		m) mtu=$OPTARG ;;
 		*) return 1 ;;
 		esac
 	done
-	if ! [[ $hosts =~ ^[2-4]$ && $planes =~ ^[1-8]$ && $spines =~ ^([1-9]|1[0-6])$ ]]; then
-		echo "fabric_create: 2-4 hosts, 1-8 planes, 1-16 spines" >&2
+	if ! [[ $hosts =~ ^[2-4]$ && $planes =~ ^[1-8]$ && $spines =~ ^([1-9]|1[0-6])$ &&
+		$mtu =~ ^[0-9]{4}$ ]] || ((mtu < 1280 || mtu > 9000)); then
+		echo "fabric_create: 2-4 hosts, 1-8 planes, 1-16 spines, MTU 1280-9000" >&2
 		return 1
 	fi
 	FABRIC_HOSTS=$hosts FABRIC_PLANES=$planes FABRIC_SPINES=$spines
@@ -283,13 +288,13 @@ fabric_create()
 		done
 		for ((p = 0; p < planes; p++)); do
 			for ((h = 1; h <= hosts; h++)); do
-				echo "link add name p$p address $(fabric_mac "$p" "$h" h 2)" \
-					"netns $(fabric_ns "h$h") type veth peer name h$h" \
+				echo "link add name p$p mtu $mtu address $(fabric_mac "$p" "$h" h 2)" \
+					"netns $(fabric_ns "h$h") type veth peer name h$h mtu $mtu" \
 					"address $(fabric_mac "$p" "$h" h 1) netns mrc-t0p${p}h$h-$MRC_SUFFIX"
 				for ((s = 0; s < spines; s++)); do
-					echo "link add name s$s address $(fabric_mac "$p" "$h" "$s" 2)" \
+					echo "link add name s$s mtu $mtu address $(fabric_mac "$p" "$h" "$s" 2)" \
 						"netns mrc-t0p${p}h$h-$MRC_SUFFIX type veth peer name t$h" \
-						"address $(fabric_mac "$p" "$h" "$s" 1)" \
+						"mtu $mtu address $(fabric_mac "$p" "$h" "$s" 1)" \
 						"netns mrc-t1p${p}s$s-$MRC_SUFFIX"
 				done
 			done

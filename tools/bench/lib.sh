@@ -1,23 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What the multipath benchmarks share: the guest's samplers of the client's per-plane
-# byte counters (mrc's own, or the veths' for any traffic), and the host's readings of the raw file the guest writes
-# ("S NAME t bytes(port 1..8)" samples, "T NAME ns" retirement times) into goodput,
-# ratios, retirement statistics and a per-plane plot. Sourced, never run.
-
-# bench_sampler NAME: every 0.1 s, "S NAME t tx_bytes(port 1..8)" of $MRC_DEV2, one
-# read and one write per line (a device with fewer planes reports zeros for the rest)
-bench_sampler()
-{
-	local c=/sys/class/infiniband/$MRC_DEV2/ports v
-	while :; do
-		v=$(cat "$c"/*/hw_counters/tx_bytes 2>/dev/null | paste -sd' ')
-		printf 'S %s %s %s 0 0 0 0 0 0 0 0\n' "$1" "$(date +%s.%N)" "$v" |
-			cut -d' ' -f1-11
-		sleep 0.1
-	done
-}
+# What the multipath benchmarks share: the guest's samplers of the bytes the sending
+# host's frames put on each plane past its shapers (whoever sent them), and the
+# host's readings of the raw file the guest writes ("S NAME t bytes(plane 0..7)"
+# samples, "T NAME ns ..." retirement times) into goodput, ratios, retirement
+# statistics and a per-plane plot. Sourced, never run.
 
 # bench_wire_read DEV: the tx_bytes of the veths p0..p7 in the /proc/net/dev view DEV
 # (/proc/PID/net/dev of a process in the netns), without forking: the sampler and
@@ -34,35 +22,50 @@ bench_wire_read()
 	echo "${tx[*]}"
 }
 
-# bench_wire_sampler DEV NAME: the same lines from bench_wire_read DEV: frames as they
-# leave the sender's shaper, headers included, whoever sent them
+# bench_uplink_read DEV0 .. DEV7: per plane, the tx_bytes of the uplinks s0, s1, ...
+# in the /proc/net/dev view of plane p's switch (DEVp): frames leaving a T0 towards
+# the spines. One awk for all eight: a shell loop over their lines took half a
+# second per sample under TCG.
+bench_uplink_read()
+{
+	awk 'FNR == 1 { p++ }
+		{
+			split($0, a, ":"); n = a[1]; gsub(/ /, "", n)
+			if (n ~ /^s[0-9]+$/) { split(a[2], f, " "); tx[p] += f[9] }
+		}
+		END { for (i = 1; i <= 8; i++) printf "%d%s", tx[i], i < 8 ? " " : "\n" }' "$@"
+}
+
+# bench_wire_sampler NAME READER [ARG...]: every 0.1 s, "S NAME t bytes(plane 0..7)"
+# from READER ARG... (bench_wire_read, bench_uplink_read): frames as they leave the
+# sender's shapers, headers included, whoever sent them
 bench_wire_sampler()
 {
 	while :; do
-		echo "S $2 $EPOCHREALTIME $(bench_wire_read "$1")"
+		echo "S $1 $EPOCHREALTIME $("${@:2}")"
 		sleep 0.1
 	done
 }
 
-# bench_wire_start DEV NAME: one sample of bench_wire_read DEV at once, then
-# bench_wire_sampler DEV NAME in the background ($! is its pid). The first sample is
+# bench_wire_start NAME READER [ARG...]: one sample at once, then bench_wire_sampler
+# with the same arguments in the background ($! is its pid). The first sample is
 # the baseline a payload share is read against (bench_payload), so it is taken
 # before the caller starts the transfer, not at the background loop's first turn,
 # which under TCG can come after the first frames left.
 bench_wire_start()
 {
-	echo "S $2 $EPOCHREALTIME $(bench_wire_read "$1")"
-	bench_wire_sampler "$1" "$2" &
+	echo "S $1 $EPOCHREALTIME $("${@:2}")"
+	bench_wire_sampler "$@" &
 }
 
-# bench_wire_stop DEV NAME PID: stop the sampler PID and take one last sample, after
-# the transfer ended: the loop's last one can be up to an interval older, and the
-# bytes sent since would be missing from the run's total
+# bench_wire_stop NAME PID READER [ARG...]: stop the sampler PID and take one last
+# sample, after the transfer ended: the loop's last one can be up to an interval
+# older, and the bytes sent since would be missing from the run's total
 bench_wire_stop()
 {
-	kill "$3"
-	wait "$3" 2>/dev/null
-	echo "S $2 $EPOCHREALTIME $(bench_wire_read "$1")"
+	kill "$2"
+	wait "$2" 2>/dev/null
+	echo "S $1 $EPOCHREALTIME $("${@:3}")"
 }
 
 # bench_host_setup: what the host half needs before it boots the guest

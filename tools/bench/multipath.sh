@@ -112,10 +112,10 @@ if [ "${1:-}" = --guest ]; then
 	run() {
 		local before after wpid
 		before=$(counts)
-		bench_wire_start "$wire" "wire-$1"
+		bench_wire_start "wire-$1" bench_wire_read "$wire"
 		wpid=$!
 		xfer_pair -o write -s 1m -n "$mb" -q 8 -S 11 -m "$mtu"
-		bench_wire_stop "$wire" "wire-$1" "$wpid"
+		bench_wire_stop "wire-$1" "$wpid" bench_wire_read "$wire"
 		[ "$srv_rc$cli_rc" = 00 ] || echo "bench: $1: transfer failed ($srv_rc $cli_rc)"
 		echo "R $1 bytes=$bytes ok=$([ "$srv_rc$cli_rc" = 00 ] && echo 1 || echo 0)"
 		after=$(counts)
@@ -199,14 +199,14 @@ if [ "${1:-}" = --guest ]; then
 			python3 "$xfer" server 18701 >"$srv" 2>&1 &
 		spid=$!
 		wait_port "$H1" 18701
-		bench_wire_start "$wire" "$1"
+		bench_wire_start "$1" bench_wire_read "$wire"
 		wpid=$!
 		out=$(mktemp)
 		ip netns exec "$H2" timeout "$MRC_TOOL_TIMEOUT" \
 			python3 "$xfer" client 10.0.0.1 18701 "$bytes" >"$out" 2>&1
 		rc=$?
 		wait "$spid"
-		bench_wire_stop "$wire" "$1" "$wpid"
+		bench_wire_stop "$1" "$wpid" bench_wire_read "$wire"
 		echo "M $1 joins=$(($(mib "$H1" MPJoinAckRx) - joins))"
 		[ "$rc" = 0 ] ||
 			echo "bench: $1: transfer failed (rc $rc: $(cat "$out") / $(cat "$srv"))"

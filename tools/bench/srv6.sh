@@ -9,7 +9,9 @@
 # spine dies, its plane has 3R/4 for an eighth of the traffic, and only marks tell the
 # sender to move some of it to the other planes (equal spraying would stop at
 # 6R / (8R - R/4) = 0.77). Measured in one boot of the stock kernel, as ratios against
-# the capacity left:
+# the capacity left, from the frames leaving the sending host's T0s towards the
+# spines (past the shapers; goodput is their rate times the application's share of
+# the run's bytes, headers, resends and probes being the rest):
 #   srv6      source-routed (GEN paths both ways); spine 1 of plane 0 down a
 #             quarter into the transfer: goodput after / (8R - R/4)
 #   ecmp      the same without SRv6 paths: plain UDP hashed by the T0s over the
@@ -18,7 +20,8 @@
 #   single    a one-plane device with one EV (an EV profile of 1), no failure:
 #             goodput / (R/4), the one uplink its path crosses
 #   retire    retirement time inside the call that saw the loss (mrc_ev_retire
-#             tracepoint) in the srv6 run, median, p90 and max
+#             tracepoint) in the srv6 run, median, p90 and max, and which EVs
+#             retired: those whose path crossed the dead spine, and any others
 # and a PNG of per-plane throughput over time through the spine failure (gnuplot).
 # A benchmark, not a test: nothing passes or fails; TCG makes absolute rates
 # meaningless, the ratios are what to read. Run it on an idle host.
@@ -26,12 +29,15 @@
 #   BENCH_RATE_MBIT=R   per-plane capacity (default 6: 1.5 Mbit/s per uplink; at 16
 #                       TCG moved only half of 8R through the fabric's namespaces)
 #   BENCH_MB=N          MiB per transfer (default 32; the one-path run takes an eighth)
+#   BENCH_MTU=N         mrc's path MTU, 256 to 4096 (default 4096 on 9000-byte
+#                       fabric links: at 1024 the headers alone take a tenth)
 #   BENCH_OUT=DIR       where the PNG and data go (default .build/bench)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../.." && pwd)
 rate=${BENCH_RATE_MBIT:-6}
 mb=${BENCH_MB:-32}
+mtu=${BENCH_MTU:-4096}
 
 # ---- guest half ---------------------------------------------------------------------
 if [ "${1:-}" = --guest ]; then
@@ -43,9 +49,20 @@ if [ "${1:-}" = --guest ]; then
 	. "$tree/selftests/lib_fabric.sh"
 	# shellcheck source=SCRIPTDIR/lib.sh
 	. "$here/lib.sh"
-	trap 'mrc_dev_pair_del; fabric_destroy' EXIT
 	mrc_unload
-	fabric_create -h 2 -p 8 -s 4 >/dev/null || { echo "bench: fabric setup failed"; exit 1; }
+	link_mtu=1500
+	[ "$mtu" -le 1024 ] || link_mtu=9000
+	fabric_create -h 2 -p 8 -s 4 -m "$link_mtu" >/dev/null ||
+		{ echo "bench: fabric setup failed"; exit 1; }
+	# per plane, a process in the sending host's T0 whose /proc/PID/net/dev shows
+	# the uplinks' counters
+	uplinks=() pids=()
+	for ((p = 0; p < 8; p++)); do
+		nsenter --net="/run/netns/$(fabric_ns "t0p${p}h2")" sleep infinity &
+		pids+=($!)
+		uplinks+=("/proc/$!/net/dev")
+	done
+	trap 'kill "${pids[@]}"; mrc_dev_pair_del; fabric_destroy' EXIT
 	tracing=/sys/kernel/debug/tracing
 	bytes=$((mb * 1048576))
 	c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
@@ -65,9 +82,11 @@ if [ "${1:-}" = --guest ]; then
 		MRC_SERVER_ADDR=fd00:0::1
 	}
 	# Shape every uplink of the sending host's T0s to R/4, marking CE on every packet
-	# that waited more than two 1500-byte packet times at that rate (48/R ms each),
-	# and letting codel act on a standing queue of five.
-	ce=$((96 / rate)) target=$((240 / rate))
+	# that waited more than two packet times at that rate (a frame of the path MTU
+	# and about 160 bytes of headers: 0.032 * frame / R ms each), and letting codel
+	# act on a standing queue of five.
+	frame=$((mtu + 160))
+	ce=$((frame * 64 / (rate * 1000))) target=$((frame * 160 / (rate * 1000)))
 	[ "$ce" -ge 1 ] || ce=1
 	[ "$target" -ge 5 ] || target=5
 	for ((p = 0; p < 8; p++)); do
@@ -96,11 +115,11 @@ if [ "${1:-}" = --guest ]; then
 			}'
 	}
 	# run NAME FAIL [MIB]: one verified transfer of MIB (default $mb) MiB with the
-	# sampler on; with FAIL, spine 1 of plane 0 goes down when a quarter of the data
-	# has left
+	# uplinks' sampler on; with FAIL, spine 1 of plane 0 goes down when a quarter of
+	# the data has left
 	run() {
 		local spid wpid=
-		bench_sampler "$1" &
+		bench_wire_start "$1" bench_uplink_read "${uplinks[@]}"
 		spid=$!
 		if [ "$2" = 1 ]; then
 			(
@@ -112,14 +131,13 @@ if [ "${1:-}" = --guest ]; then
 			) &
 			wpid=$!
 		fi
-		xfer_pair -o write -s 1m -n "${3:-$mb}" -q 8 -S 21
-		kill "$spid"
-		wait "$spid" 2>/dev/null
+		xfer_pair -o write -s 1m -n "${3:-$mb}" -q 8 -S 21 -m "$mtu"
+		bench_wire_stop "$1" "$spid" bench_uplink_read "${uplinks[@]}"
 		[ -n "$wpid" ] && wait "$wpid"
 		fabric_spine_up 0 1
 		counters "$1"
 		[ "$srv_rc$cli_rc" = 00 ] || echo "bench: $1: transfer failed ($srv_rc $cli_rc)"
-		echo "R $1 bytes=$bytes ok=$([ "$srv_rc$cli_rc" = 00 ] && echo 1 || echo 0)"
+		echo "R $1 bytes=$((${3:-$mb} * 1048576)) ok=$([ "$srv_rc$cli_rc" = 00 ] && echo 1 || echo 0)"
 	}
 
 	pair 8
@@ -130,7 +148,11 @@ if [ "${1:-}" = --guest ]; then
 	echo > "$tracing/trace"
 	echo 1 > "$tracing/events/mrc/mrc_ev_retire/enable"
 	run srv6 1
-	grep -o 'in [0-9]* ns' "$tracing/trace" | awk '{ print "T srv6", $2 }'
+	# "T srv6 ns why plane path": the path is the entropy modulo the plane's 4
+	sed -n 's/.* plane=\([0-9]*\) ev=\(0x[0-9a-f]*\) .* in \([0-9]*\) ns (\([a-z]*\)).*/\3 \4 \1 \2/p' \
+		"$tracing/trace" | while read -r ns why pl ev; do
+		echo "T srv6 $ns $why $pl $(((ev & 0x3fff) % 4))"
+	done
 	echo 0 > "$tracing/events/mrc/mrc_ev_retire/enable"
 	pair 8
 	run ecmp 1
@@ -148,27 +170,44 @@ out=${BENCH_OUT:-$tree/.build/bench}
 mkdir -p "$out"
 . "$here/lib.sh"
 bench_host_setup "$tree"
-echo "bench: SRv6 fabric, 8 planes x 4 spines, $rate Mbit/s per plane, $mb MiB per transfer, stock kernel under TCG" >&2
+echo "bench: SRv6 fabric, 8 planes x 4 spines, $rate Mbit/s per plane, $mb MiB per transfer, path MTU $mtu, stock kernel under TCG" >&2
 "$tree/tools/testing/vm/vm.sh" --kernel stock --quiet --timeout 2400 -- \
-	BENCH_RATE_MBIT="$rate" BENCH_MB="$mb" "$here/srv6.sh" --guest >"$out/srv6.raw" ||
+	BENCH_RATE_MBIT="$rate" BENCH_MB="$mb" BENCH_MTU="$mtu" "$here/srv6.sh" --guest >"$out/srv6.raw" ||
 	{ echo "bench: the VM run failed; see $out/srv6.raw" >&2; exit 1; }
 grep '^bench:' "$out/srv6.raw" >&2 || true
 
 raw=$out/srv6.raw
-goodput() { bench_goodput "$raw" "$@"; }
+bytes=$((mb * 1048576))
 ratio() { bench_ratio "$@"; }
 down() { awk -v n="$1" '$1 == "D" && $2 == n { print $3; exit }' "$raw"; }
+# report LABEL NAME BYTES CAPACITY CAPNAME [TARGET [FROM]]: goodput (the run's BYTES
+# per second) and the rate of frames leaving the T0s' shapers, both against the
+# capacity (Mbit/s)
+report() {
+	local good w
+	w=$(bench_goodput "$raw" "$2" "${7:-0}")
+	good=$(bench_payload "$raw" "$2" "$3" "${7:-0}")
+	printf '%-7s goodput %s Mbit/s, / %s = %s%s; frames %s Mbit/s, / %s = %s\n' "$1:" \
+		"$good" "$5" "$(ratio "$good" "$4")" "${6:+ (target >= $6)}" "$w" "$5" "$(ratio "$w" "$4")"
+}
 left=$(awk -v r="$rate" 'BEGIN { print 8 * r - r / 4 }')
-srv6=$(goodput srv6 "$(down srv6)") ecmp=$(goodput ecmp "$(down ecmp)") single=$(goodput single)
-# Before the failure the fabric should run at 8R; much less means the VM's CPUs, not
-# the shaped uplinks, set the pace, and the ratios below measure the emulator.
-before=$(goodput srv6 0 "$(down srv6)")
-echo "before: $before Mbit/s before the failure, / 8R = $(ratio "$before" $((8 * rate))) (below 0.9: CPU-bound, lower BENCH_RATE_MBIT)"
-echo "srv6:   $srv6 Mbit/s after spine 1 of plane 0 died, / (8R - R/4) = $(ratio "$srv6" "$left") (target >= 0.90)"
-echo "ecmp:   $ecmp Mbit/s after the same failure, no source routing, / (8R - R/4) = $(ratio "$ecmp" "$left")"
-echo "single: $single Mbit/s, one plane, one EV, / (R/4) = $(ratio "$single" "$(awk -v r="$rate" 'BEGIN { print r / 4 }')")"
+# Before the failure the uplinks should carry 8R of frames; much less means the
+# VM's CPUs, not the shapers, set the pace, and the ratios measure the emulator.
+before=$(bench_goodput "$raw" srv6 0 "$(down srv6)")
+echo "(goodput: the application's bytes per second at the wire; frames: all bytes leaving"
+echo " the sending host's T0s towards the spines, with Ethernet, IPv6, SRv6, UDP and"
+echo " transport headers, resends and probes)"
+echo "before: frames $before Mbit/s before the failure, / 8R = $(ratio "$before" $((8 * rate))) (below 0.9: CPU-bound, lower BENCH_RATE_MBIT)"
+report srv6 srv6 "$bytes" "$left" "8R-R/4" 0.90 "$(down srv6)"
+report ecmp ecmp "$bytes" "$left" "8R-R/4" "" "$(down ecmp)"
+report single single "$(awk '$1 == "R" && $2 == "single" { sub(/bytes=/, "", $3); print $3 }' "$raw")" \
+	"$(awk -v r="$rate" 'BEGIN { print r / 4 }')" "R/4"
 bench_retire "$raw" srv6
-echo "(rates are bytes on the wire, headers and retransmissions included)"
+# which EVs retired: on the dead spine (plane 0, path 1) or anywhere else, and why
+awk '$1 == "T" && $2 == "srv6" {
+		k = ($5 == 0 && $6 == 1) ? "on the dead spine" : "elsewhere (plane " $5 " path " $6 ")"
+		n[k " " $4]++ }
+	END { for (k in n) printf "  retired %s: %d\n", k, n[k] }' "$raw" | sort
 echo "what moved the traffic (client counters, the server's CE count; plane 0's shaped uplinks):"
 grep -E '^[CQ] ' "$raw" | sed 's/^[CQ] /  /'
 
