@@ -30,6 +30,11 @@ static void mrc_dbg_qp(struct seq_file *m, struct mrc_qp *qp)
 		   qp->ibqp.qp_num, qp->attr.dest_qp_num, s->n, s->rotation,
 		   s->min_active, s->last_retire_ns, s->last_sent_after,
 		   qp->req.reo_thresh);
+	/* What the suspicion rule waits out per plane (multipath.md §3). */
+	seq_puts(m, "  plane_rtt_us");
+	for (i = 0; i < MRC_MAX_PLANES; i++)
+		seq_printf(m, " %u", qp->req.plane_rtt_us[i]);
+	seq_putc(m, '\n');
 	seq_puts(m, "  slot plane ev         state        tx_pkts    retx   losses  ecn      retired  age_us\n");
 	for (i = 0; i < s->n; i++) {
 		const struct mrc_ev *e = &s->ev[i];

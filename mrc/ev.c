@@ -542,6 +542,7 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_retire);
  * @qp: the QP, locked
  * @ev: its EV
  * @ev_seq: the packet's order on @ev
+ * @sent_ns: when it left
  * @why: MRC_EV_WHY_SUSPECT (distance) or MRC_EV_WHY_TIMEOUT (the QP's timer)
  *
  * Neither is proof: planes differ in delay, and the QP's one timer fires
@@ -551,19 +552,30 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_retire);
  * was found overdue and with nothing heard from the path in between,
  * retires it.  Packets already in flight with the first prove nothing
  * more: a stall (a CPU's backlog, a slow plane) delays them together.
+ * Nor does silence shorter than the longest round trip its plane showed
+ * lately: within a plane, a path that queues behind a busier uplink falls
+ * further behind its neighbours than the distance rule allows, for as long
+ * as that queue takes to drain (bench-srv6 retired such paths beside a
+ * dead spine's).  A dead path stays silent past it.
  */
-void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, u32 ev_seq,
+void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, u32 ev_seq, u64 sent_ns,
 		    enum mrc_ev_why why)
 {
 	struct mrc_ev *e = mrc_ev_find(qp, ev);
 
 	if (!e)
 		return;
-	if (!e->suspect)
+	if (!e->suspect) {
 		e->signal_seq = e->tx_seq;
-	else if ((s32)(ev_seq - e->signal_seq) < 0)
+		e->signal_ns = sent_ns;
+	} else if ((s32)(ev_seq - e->signal_seq) < 0) {
 		return;
-	if (++e->suspect >= MRC_EV_SUSPECT_MAX)
+	}
+	if (e->suspect < MRC_EV_SUSPECT_MAX)
+		e->suspect++;
+	if (e->suspect >= MRC_EV_SUSPECT_MAX &&
+	    ktime_get_ns() - e->signal_ns >=
+	    (u64)qp->req.plane_rtt_us[e->plane] * NSEC_PER_USEC)
 		mrc_ev_retire(qp, ev, why);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_suspect);

@@ -106,6 +106,7 @@ static inline u32 mrc_ev_flow_label(u32 value)
  * @signal_seq: @tx_seq when the first of those was found overdue (valid
  *	while @suspect): packets from here on were sprayed onto the path after
  *	its first loss signal, and only they count again
+ * @signal_ns: when that first overdue packet left
  * @acked_seq: one past the highest @tx_seq acknowledged: a packet with a
  *	lower sequence still missing, sent from the same CPU, was lost on this
  *	path, since one EV is one FIFO path from each sending CPU
@@ -122,6 +123,7 @@ struct mrc_ev {
 	u8 suspect;
 	u32 tx_seq;
 	u32 signal_seq;
+	u64 signal_ns;
 	u32 acked_seq;
 	u16 acked_cpu;
 	ktime_t changed;
@@ -312,7 +314,7 @@ enum mrc_ev_why {
 };
 
 void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why);
-void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, u32 ev_seq,
+void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, u32 ev_seq, u64 sent_ns,
 		    enum mrc_ev_why why);
 void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
 void mrc_ev_skip(struct mrc_qp *qp, u32 ev);

@@ -290,6 +290,7 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.rnr_pending = false;
 	qp->req.srtt_us = 0;
 	qp->req.rttvar_us = 0;
+	memset(qp->req.plane_rtt_us, 0, sizeof(qp->req.plane_rtt_us));
 	qp->req.have_high = false;
 	qp->req.plane_have = 0;
 	qp->req.reo_thresh = MRC_REORDER_THRESH;

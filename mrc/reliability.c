@@ -191,6 +191,25 @@ static u32 mrc_rel_ack(struct mrc_qp *qp, u32 psn)
 	return slot->len;
 }
 
+/*
+ * The longest round trip of plane @pl lately, which the suspicion rule
+ * waits out (mrc_ev_suspect()): a longer sample replaces it at once, a
+ * shorter one pulls it down slowly, so that one quiet spell of a plane's
+ * fast paths does not forget how long its queued ones take.
+ */
+static void mrc_rel_plane_rtt(struct mrc_req *req, u8 pl, u32 us)
+{
+	u32 *m;
+
+	if (pl >= MRC_MAX_PLANES)
+		return;
+	m = &req->plane_rtt_us[pl];
+	if (us >= *m)
+		*m = us;
+	else
+		*m -= (*m - us) / 64;
+}
+
 /* RFC 6298's estimator, on the send times the peer reflects; the sample. */
 static u32 mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
 {
@@ -206,6 +225,7 @@ static u32 mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
 	if (rtt > 10ULL * NSEC_PER_SEC)
 		return 0;
 	us = max_t(u32, div_u64(rtt, NSEC_PER_USEC), 1);
+	mrc_rel_plane_rtt(req, mrc_ev_plane(h->sack.ref_ev), us);
 	if (!req->srtt_us) {
 		req->srtt_us = us;
 		req->rttvar_us = us / 2;
@@ -462,6 +482,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 				slot->flags |= MRC_SLOT_EV_LOST;
 			} else {
 				mrc_ev_suspect(qp, slot->ev, slot->ev_seq,
+					       slot->sent_ns,
 					       MRC_EV_WHY_SUSPECT);
 				slot->flags |= MRC_SLOT_REORDER;
 			}
@@ -690,6 +711,7 @@ void mrc_rel_timer(struct timer_list *t)
 			if (!n && !(slot->flags & MRC_SLOT_RNR_WAIT) &&
 			    !mrc_rel_read_answered(qp, p))
 				mrc_ev_suspect(qp, slot->ev, slot->ev_seq,
+					       slot->sent_ns,
 					       MRC_EV_WHY_TIMEOUT);
 			slot->flags &= ~MRC_SLOT_RNR_WAIT;
 			n++;

@@ -411,6 +411,8 @@ struct mrc_cc {
  * @cc: congestion window; the requester sends within both
  * @srtt_us: smoothed RTT from reflected timestamps (0: no sample yet)
  * @rttvar_us: its mean deviation
+ * @plane_rtt_us: per plane, the longest round trip seen lately: a sample
+ *	above it replaces it, one below pulls it down by 1/64 of the gap
  * @reo_thresh: PSNs below the highest SACKed one that make a hole lost
  * @reo_calm: packets acknowledged since reo_thresh last changed
  * @reo_mark: psn_next when reo_thresh last grew; older PSNs cannot grow it
@@ -440,6 +442,7 @@ struct mrc_req {
 	struct mrc_cc cc;
 	u32 srtt_us;
 	u32 rttvar_us;
+	u32 plane_rtt_us[MRC_MAX_PLANES];
 	u32 reo_thresh;
 	u32 reo_calm;
 	u32 reo_mark;

@@ -134,6 +134,8 @@ check "plane 3 down: debugfs lists the client QP's 128 EVs" "128" \
 check "plane 3 down: all 16 EVs of plane 3 are ASSUMED_BAD in debugfs" "16 16" \
 	"$(awk '$2 == 3 && $3 ~ /^0x/ { n++; if ($4 == "ASSUMED_BAD") b++ } END { print n + 0, b + 0 }' \
 		"$MRC_HELD_DIR/evs_down")"
+check "plane 3 down: debugfs shows plane 0's longest round trip (plane_rtt_us)" "1" \
+	"$(awk '$1 == "plane_rtt_us" { print ($2 > 0) }' "$MRC_HELD_DIR/evs_down")"
 echo 0 >"$tracing/events/mrc/mrc_ev_state/enable"
 check_match "plane 3: the tracepoint saw its EVs go ASSUMED_BAD" \
 	'plane=3 ev=0x[0-9a-f]+ GOOD -> ASSUMED_BAD' "$(grep -m1 'plane=3 .*GOOD -> ASSUMED_BAD' "$tracing/trace")"

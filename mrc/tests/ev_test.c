@@ -170,12 +170,18 @@ static void ev_retire(struct tf *f, u32 ev)
 	spin_unlock_bh(&f->qp->lock);
 }
 
-/* The packet sent as the @seq-th on @ev is overdue by distance. */
-static void ev_suspect(struct tf *f, u32 ev, u32 seq)
+/* The packet sent as the @seq-th on @ev, at @sent_ns, is overdue by distance. */
+static void ev_suspect_at(struct tf *f, u32 ev, u32 seq, u64 sent_ns)
 {
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_suspect(f->qp, ev, seq, MRC_EV_WHY_SUSPECT);
+	mrc_ev_suspect(f->qp, ev, seq, sent_ns, MRC_EV_WHY_SUSPECT);
 	spin_unlock_bh(&f->qp->lock);
+}
+
+/* The same for a packet that left just now. */
+static void ev_suspect(struct tf *f, u32 ev, u32 seq)
+{
+	ev_suspect_at(f, ev, seq, ktime_get_ns());
 }
 
 static void ev_skip(struct tf *f, u32 ev)
@@ -1269,6 +1275,96 @@ static void ev_suspect_one_flight_counts_once(struct kunit *test)
 }
 
 /*
+ * Silence shorter than the longest round trip the plane showed lately is
+ * queueing, not loss: a path behind a busier uplink of its plane falls far
+ * behind its neighbours and is heard again when the queue drains.  Only
+ * when the first overdue packet has been out longer than that does the
+ * second retire the path.
+ */
+static void ev_suspect_waits_out_plane_rtt(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	const u32 k = 9;
+	struct mrc_ev *e = &s->ev[k];
+	u32 value = e->value, ev, seq;
+	u64 now = ktime_get_ns();
+
+	f->qp->req.plane_rtt_us[e->plane] = 2 * USEC_PER_SEC;
+	ev_suspect_at(f, value, ev_send(f, k, &ev), now);
+	ev_suspect(f, value, ev_send(f, k, &ev));
+	ev_suspect(f, value, ev_send(f, k, &ev));
+	KUNIT_EXPECT_EQ(test, e->value, value);
+	KUNIT_EXPECT_EQ(test, e->suspect, MRC_EV_SUSPECT_MAX);
+	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+
+	/* Heard again: the queue drained. */
+	seq = ev_send(f, k, &ev);
+	ev_acked(f, value, seq);
+	KUNIT_EXPECT_EQ(test, e->suspect, 0);
+
+	/* The first overdue packet left three seconds ago: a dead path. */
+	ev_suspect_at(f, value, ev_send(f, k, &ev), now - 3 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, e->value, value);
+	ev_suspect(f, value, ev_send(f, k, &ev));
+	KUNIT_EXPECT_NE(test, e->value, value);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, e->plane, MRC_CNT_EV_ASSUMED_BAD), 1);
+}
+
+/* A SACK acknowledging nothing new, with @flags and an echo of @ref_ev. */
+static void ev_sack_ref(struct tf *f, u8 flags, u32 ref_ev, u64 ref_ts)
+{
+	struct mrc_hdrs h = {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = EV_SQ_PSN,
+		.sack = {
+			.flags = flags,
+			.cum_psn = EV_SQ_PSN,
+			.sack_psn = EV_SQ_PSN,
+			.ref_ev = ref_ev,
+			.ref_ts = ref_ts,
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+
+	tf_sack_rcv(f, &h);
+}
+
+/* A SACK echoing a send time @age_us ago, of a packet on @ev. */
+static void ev_sack_echo(struct tf *f, u32 ev, u32 age_us)
+{
+	ev_sack_ref(f, MRC_SACK_F_TS_VALID, ev,
+		    ktime_get_ns() - (u64)age_us * NSEC_PER_USEC);
+}
+
+/*
+ * The plane's longest round trip: a longer sample takes over at once, a
+ * shorter one pulls it down by 1/64 of the gap; other planes keep theirs.
+ */
+static void ev_sack_plane_rtt_tracks_longest(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_ev *e = &f->qp->evs->ev[5];
+	u32 *rtt = f->qp->req.plane_rtt_us, m, i;
+	u8 pl = e->plane;
+
+	ev_sack_echo(f, e->value, 1000);
+	KUNIT_EXPECT_GE(test, rtt[pl], 1000);
+	ev_sack_echo(f, e->value, 80000);
+	m = rtt[pl];
+	KUNIT_EXPECT_GE(test, m, 80000);
+	/* Within a millisecond of what the echo said, however slow this runs. */
+	KUNIT_EXPECT_LT(test, m, 81000);
+	ev_sack_echo(f, e->value, 1000);
+	KUNIT_EXPECT_LT(test, rtt[pl], m);
+	KUNIT_EXPECT_GE(test, rtt[pl], m - (m - 1000) / 64);
+	for (i = 0; i < MRC_MAX_PLANES; i++)
+		if (i != pl)
+			KUNIT_EXPECT_EQ(test, rtt[i], 0);
+}
+
+/*
  * What a path was given between its first loss signal and its retirement
  * is the benchmark's "sprayed onto a dead EV" figure: counted from the
  * first overdue packet; nothing when the signal itself retires the path.
@@ -1580,21 +1676,7 @@ static void ev_sack(struct tf *f, u32 cum, u64 bitmap)
 /* The peer's answer to a probe: a SACK with the probe flag and its echo. */
 static void ev_probe_answer(struct tf *f, u32 ref_ev, u64 token)
 {
-	struct mrc_hdrs h = {
-		.opcode = MRC_OP_SACK,
-		.dqpn = f->qp->ibqp.qp_num,
-		.psn = EV_SQ_PSN,
-		.sack = {
-			.flags = MRC_SACK_F_PROBE,
-			.cum_psn = EV_SQ_PSN,
-			.sack_psn = EV_SQ_PSN,
-			.ref_ev = ref_ev,
-			.ref_ts = token,
-			.window = MRC_WINDOW_DEFAULT,
-		},
-	};
-
-	tf_sack_rcv(f, &h);
+	ev_sack_ref(f, MRC_SACK_F_PROBE, ref_ev, token);
 }
 
 static int ev_probe_start(struct tf *f, u32 slot, struct mrc_ev_probe_wait *w)
@@ -2366,6 +2448,8 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_loss_one_cpu),
 	KUNIT_CASE(ev_suspect_twice_retires),
 	KUNIT_CASE(ev_suspect_one_flight_counts_once),
+	KUNIT_CASE(ev_suspect_waits_out_plane_rtt),
+	KUNIT_CASE(ev_sack_plane_rtt_tracks_longest),
 	KUNIT_CASE(ev_retire_counts_sent_after_signal),
 	KUNIT_CASE(ev_skip_sits_out_one_turn),
 	KUNIT_CASE(ev_probe_answers_recover),
