@@ -168,9 +168,11 @@ if [ "${1:-}" = --guest ]; then
 	echo 0 > "$tracing/events/mrc/mrc_ev_retire/enable"
 	pair 8
 	run ecmp 1
-	# the peer: one plane, one EV
-	c1 evprofile add 1 evs 1 min-active 1 && c1 evprofile set 1 state online &&
-		c2 evprofile add 1 evs 1 min-active 1 && c2 evprofile set 1 state online
+	# the peer: one plane, one EV and no spare, so that it stays on its one path
+	# (with spares, a timeout under the deep queue retired the EV, and the
+	# transfer went on over two uplinks)
+	c1 evprofile add 1 evs 1 min-active 1 backups 0 && c1 evprofile set 1 state online &&
+		c2 evprofile add 1 evs 1 min-active 1 backups 0 && c2 evprofile set 1 state online
 	pair 1 1
 	# an eighth of the data: it has a thirty-second of the capacity
 	run single 0 $(((mb + 7) / 8))
