@@ -487,7 +487,8 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 				slot->flags |= MRC_SLOT_REORDER;
 			}
 			slot->flags |= MRC_SLOT_FAST_RTX;
-			mrc_count(qp->mdev, qp->av.plane,
+			/* On the plane the overdue copy took: where paths lag. */
+			mrc_count(qp->mdev, mrc_ev_plane(slot->ev),
 				  MRC_CNT_FAST_RETRANSMITS, 1);
 			if (!mrc_req_resend(qp, p, out))
 				return;

@@ -1847,7 +1847,7 @@ static void ev_sack_retires_lost_path(struct kunit *test)
 	KUNIT_EXPECT_NE(test, mrc_ev_plane(h.ev), pl);
 	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(h.ev)].value, h.ev);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 1);
 	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, EV_SQ_PSN);
 }
 
@@ -1908,7 +1908,7 @@ static void ev_sack_two_holes_one_path(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(h.ev)].value, h.ev);
 	}
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 2);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 2);
 	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, EV_SQ_PSN);
 }
 
@@ -1967,7 +1967,7 @@ static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 		KUNIT_EXPECT_NE(test, mrc_ev_plane(h.ev), pl);
 	}
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), n);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), n);
 
 	/*
 	 * As many rotations again, all but the dead EV's packets SACKed from
@@ -2041,7 +2041,7 @@ static void ev_sack_stalled_plane_not_judged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(slow)].value, slow);
 	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(slow)].suspect, 0);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 0);
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 }
 
@@ -2089,7 +2089,7 @@ static void ev_sack_silent_plane_judged_from_afar(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, h.flags & MRC_BTH_F_RTX);
 	KUNIT_EXPECT_NE(test, mrc_ev_plane(h.ev), mrc_ev_plane(silent));
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 1);
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 }
 
@@ -2112,7 +2112,7 @@ static void ev_sack_spurious_loss_widens_margin(struct kunit *test)
 		bitmap |= BIT_ULL(i);
 	/* Three later packets on PSN 0's EV arrived: lost, not reordered. */
 	ev_sack(f, EV_SQ_PSN, bitmap);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 1);
 	tf_pop(f, &h);
 	KUNIT_EXPECT_EQ(test, h.psn, EV_SQ_PSN);
 	KUNIT_EXPECT_TRUE(test, h.flags & MRC_BTH_F_RTX);
@@ -2149,7 +2149,7 @@ static void ev_sack_other_cpu_overtake_not_lost(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(ev_of[0])].value, ev_of[0]);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 0);
 	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, EV_SQ_PSN);
 }

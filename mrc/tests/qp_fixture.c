@@ -223,6 +223,16 @@ u64 tf_count(struct tf *f, enum mrc_counter c)
 	return atomic64_read(&f->mdev->cnt[0].c[c]);
 }
 
+u64 tf_count_planes(struct tf *f, enum mrc_counter c)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; i < MRC_MAX_PLANES; i++)
+		n += atomic64_read(&f->mdev->cnt[i].c[c]);
+	return n;
+}
+
 void tf_pop_payload(struct tf *f, struct mrc_hdrs *h, u8 *payload,
 		    size_t size)
 {

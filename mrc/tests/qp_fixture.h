@@ -51,6 +51,8 @@ size_t tf_mr_dirty(struct tf *f, size_t from, size_t to);
 void tf_mr_fill(struct tf *f, size_t off, const u8 *src, size_t len);
 
 u64 tf_count(struct tf *f, enum mrc_counter c);
+/* Counter @c summed over every plane (for counters kept on a packet's plane). */
+u64 tf_count_planes(struct tf *f, enum mrc_counter c);
 
 /* Pop the next packet of @f->out and decode it; KUNIT_ASSERTs it exists. */
 void tf_pop(struct tf *f, struct mrc_hdrs *h);

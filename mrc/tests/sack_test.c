@@ -151,7 +151,7 @@ static void rel_fast_retransmit_once(struct kunit *test)
 	/* 5000 missing, the highest SACKed 31 above it: not yet lost. */
 	sack(f, 5000, GENMASK_ULL(31, 1) & ~BIT_ULL(3));
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 0);
 
 	/*
 	 * 32 above it: 5000 goes again, once, marked.  5003 is missing too
@@ -161,20 +161,20 @@ static void rel_fast_retransmit_once(struct kunit *test)
 	expect_write(f, MRC_OP_WRITE_FIRST, 5000, 0, 0, TF_MTU, len,
 		     MRC_BTH_F_RTX);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 1);
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RETRANSMITS), 1);
 
 	/* The same news again: no second fast retransmit of 5000. */
 	sack(f, 5000, GENMASK_ULL(32, 1) & ~BIT_ULL(3));
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 1);
 
 	/* The highest SACKed PSN 5036 puts 5003 33 below it: only 5003. */
 	sack(f, 5000, GENMASK_ULL(36, 33));
 	expect_write(f, MRC_OP_WRITE_MIDDLE, 5003, 0, 3 * TF_MTU, TF_MTU, len,
 		     MRC_BTH_F_RTX);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 2);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 2);
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RETRANSMITS), 2);
 	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, 5000);
 	expect_no_cqe(f);
@@ -183,7 +183,7 @@ static void rel_fast_retransmit_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, 5000 + n);
 	expect_cqe(f, 20, len);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 2);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 2);
 }
 
 /*
@@ -204,13 +204,13 @@ static void rel_resend_not_judged_by_older_packets(struct kunit *test)
 	sack(f, 5000, GENMASK_ULL(32, 1));
 	expect_write(f, MRC_OP_WRITE_FIRST, 5000, 0, 0, TF_MTU, len,
 		     MRC_BTH_F_RTX);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 1);
 
 	/* What the timer does to a resend that is not overdue yet. */
 	mrc_slot(f->qp, 5000)->flags &= ~MRC_SLOT_FAST_RTX;
 	sack(f, 5000, GENMASK_ULL(39, 1));
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 1);
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 
 	sack(f, 5000 + n, 0);
@@ -254,7 +254,7 @@ static void rel_far_sack_judges_its_snapshot(struct kunit *test)
 	expect_write(f, MRC_OP_WRITE_FIRST, 5060, 1, 0, TF_MTU, len,
 		     MRC_BTH_F_RTX);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 2);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 2);
 	KUNIT_EXPECT_TRUE(test, mrc_slot(f->qp, 5119)->flags & MRC_SLOT_ACKED);
 	KUNIT_EXPECT_FALSE(test, mrc_slot(f->qp, 5055)->flags & MRC_SLOT_ACKED);
 
@@ -263,7 +263,7 @@ static void rel_far_sack_judges_its_snapshot(struct kunit *test)
 	expect_write(f, MRC_OP_WRITE_MIDDLE, 5020, 0, 20 * TF_MTU, TF_MTU, len,
 		     MRC_BTH_F_RTX);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 3);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 3);
 	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, 5000);
 
 	sack(f, 5000 + 2 * n, 0);
@@ -310,10 +310,10 @@ static void rel_spurious_retransmit_widens_reordering(struct kunit *test)
 	/* 5001 missing, the highest SACKed 32 above it: not lost any more. */
 	sack(f, 5001, GENMASK_ULL(32, 1));
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 1);
 	/* 48 above it: lost now. */
 	sack(f, 5001, GENMASK_ULL(48, 1));
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_FAST_RETRANSMITS), 2);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 2);
 	expect_write(f, MRC_OP_WRITE_MIDDLE, 5001, 0, TF_MTU, TF_MTU, len,
 		     MRC_BTH_F_RTX);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);

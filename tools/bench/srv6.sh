@@ -104,6 +104,10 @@ if [ "${1:-}" = --guest ]; then
 		done | sed "s/^/C $1/"
 		echo " rx_ecn_ce=$(mrc_counter_sum "$H1" "$MRC_DEV1" rx_ecn_ce)" \
 			"rx_duplicates=$(mrc_counter_sum "$H1" "$MRC_DEV1" rx_duplicates)"
+		# the fast retransmits by the plane of the overdue copy (since the
+		# devices came up)
+		echo "C $1 fast_retransmits by plane:" "$(for ((p = 1; p <= 8; p++)); do
+			mrc_counter "$H2" "$MRC_DEV2" "$p" fast_retransmits; done | paste -sd' ')"
 		tc -n "$(fabric_ns t0p0h2)" -s qdisc show | awk -v n="$1" '
 			/^qdisc fq_codel/ { dev = $5 }
 			/^ Sent/ && dev { sent = $2; drop = $7 + 0 }
