@@ -61,16 +61,6 @@ static u64 ev_cnt(struct tf *f, u32 pl, enum mrc_counter c)
 	return atomic64_read(&f->mdev->cnt[pl].c[c]);
 }
 
-static u64 ev_cnt_all(struct tf *f, enum mrc_counter c)
-{
-	u64 n = 0;
-	u32 pl;
-
-	for (pl = 0; pl < MRC_MAX_PLANES; pl++)
-		n += ev_cnt(f, pl, c);
-	return n;
-}
-
 /* A new active set of @n EVs over the planes in @mask, as modify_qp does. */
 static void ev_install_srv6(struct tf *f, u32 mask, u32 n,
 			    struct mrc_srv6_dst *srv6)
@@ -477,7 +467,7 @@ static void ev_pick_never_bad_or_denied(struct kunit *test)
 			bad);
 	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_DENIED),
 			denied);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 
 	/*
 	 * Nothing GOOD: the packet still goes somewhere, but never on a slot
@@ -588,7 +578,7 @@ static void ev_pick_avoided_plane_rotates(struct kunit *test)
 		if (s->ev[i].plane != p)
 			s->ev[i].state = MRC_EV_STATE_DENIED;
 	ev_pick_walk_avoided(f, p);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 
 	ev_install(f, EV_N);
 	for (pl = 0; pl < EV_PLANES; pl++)
@@ -599,7 +589,7 @@ static void ev_pick_avoided_plane_rotates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			mrc_ev_count_state(f->qp, MRC_EV_STATE_ASSUMED_BAD),
 			EV_N - EV_PER_PLANE);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD),
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD),
 			EV_N - EV_PER_PLANE);
 	KUNIT_EXPECT_EQ(test, ev_cnt(f, p, MRC_CNT_EV_ASSUMED_BAD), 0);
 }
@@ -619,7 +609,7 @@ static void ev_expect_plane_bad(struct tf *f, u8 pl)
 						       MRC_EV_STATE_GOOD);
 	KUNIT_EXPECT_EQ(f->test, ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD),
 			EV_PER_PLANE);
-	KUNIT_EXPECT_EQ(f->test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD),
+	KUNIT_EXPECT_EQ(f->test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD),
 			EV_PER_PLANE);
 }
 
@@ -710,7 +700,7 @@ static void ev_retire_takes_spare(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, timer_pending(&s->probe_timer) ||
 			  atomic_read(&ev_probe_runs));
 	KUNIT_EXPECT_EQ(test, ev_cnt(f, plane, MRC_CNT_EV_ASSUMED_BAD), 1);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 1);
 	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
 			EV_N);
 
@@ -725,7 +715,7 @@ static void ev_retire_takes_spare(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->losses, 1);
 	KUNIT_EXPECT_EQ(test, s->nbackup[plane], MRC_EV_BACKUP - 1);
 	KUNIT_EXPECT_EQ(test, ev_retired_used(f, plane), 1);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 1);
 }
 
 /* An EV profile's floor and backup count shape the next set, then stay. */
@@ -915,7 +905,7 @@ static void ev_retire_without_spare_and_floor(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->nbackup[pl], 0);
 	KUNIT_EXPECT_EQ(test, ev_retired_used(f, pl), 0);
 	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD), 1);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_FLOOR), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_FLOOR), 0);
 	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
 			EV_N - 1);
 	/* Never picked again until a probe brings it back. */
@@ -940,8 +930,8 @@ static void ev_retire_without_spare_and_floor(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
 			s->min_active);
 	KUNIT_EXPECT_EQ(test, s->ev[a].retired, 1);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 2);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_FLOOR), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 2);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_FLOOR), 0);
 
 	/*
 	 * At the floor a loss may not take another path away, and a path
@@ -960,8 +950,8 @@ static void ev_retire_without_spare_and_floor(struct kunit *test)
 				s->min_active);
 		KUNIT_EXPECT_EQ(test, ev_cnt(f, s->ev[b].plane,
 					     MRC_CNT_EV_FLOOR), i);
-		KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_FLOOR), i);
-		KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 2);
+		KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_FLOOR), i);
+		KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 2);
 	}
 }
 
@@ -1221,7 +1211,7 @@ static void ev_suspect_twice_retires(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->suspect, 0);
 	ev_suspect(f, value, ev_send(f, k, &ev));
 	KUNIT_EXPECT_EQ(test, e->value, value);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 
 	/* The second in a row: retired, a spare takes the slot. */
 	ev_suspect(f, value, ev_send(f, k, &ev));
@@ -1236,7 +1226,7 @@ static void ev_suspect_twice_retires(struct kunit *test)
 	ev_suspect(f, value, 1);
 	KUNIT_EXPECT_EQ(test, e->suspect, 0);
 	KUNIT_EXPECT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP - 1);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 1);
 }
 
 /*
@@ -1258,7 +1248,7 @@ static void ev_suspect_one_flight_counts_once(struct kunit *test)
 		ev_suspect(f, value, seq[i]);
 	KUNIT_EXPECT_EQ(test, e->value, value);
 	KUNIT_EXPECT_EQ(test, e->suspect, 1);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 
 	/* The stall ends: the path is heard, the next flight starts clean. */
 	ev_acked(f, value, seq[2]);
@@ -1296,7 +1286,7 @@ static void ev_suspect_waits_out_plane_rtt(struct kunit *test)
 	ev_suspect(f, value, ev_send(f, k, &ev));
 	KUNIT_EXPECT_EQ(test, e->value, value);
 	KUNIT_EXPECT_EQ(test, e->suspect, MRC_EV_SUSPECT_MAX);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 
 	/* Heard again: the queue drained. */
 	seq = ev_send(f, k, &ev);
@@ -1453,7 +1443,7 @@ static void ev_skip_sits_out_one_turn(struct kunit *test)
 	s->ev[bad].state = MRC_EV_STATE_ASSUMED_BAD;
 	ev_skip(f, s->ev[bad].value);
 	KUNIT_EXPECT_EQ(test, s->ev[bad].state, MRC_EV_STATE_ASSUMED_BAD);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_SKIPS), 2);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_SKIPS), 2);
 }
 
 static void ev_probe_answers_recover(struct kunit *test)
@@ -1472,14 +1462,14 @@ static void ev_probe_answers_recover(struct kunit *test)
 	/* One answer is not enough. */
 	ev_verdict(f, value, MRC_SACK_M_NONE, true);
 	KUNIT_EXPECT_EQ(test, s->ev[k].state, MRC_EV_STATE_ASSUMED_BAD);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_RECOVERED), 0);
 	ev_verdict(f, value, MRC_SACK_M_NONE, true);
 	KUNIT_EXPECT_EQ(test, s->ev[k].state, MRC_EV_STATE_GOOD);
 	KUNIT_EXPECT_EQ(test, s->ev[k].value, value);
 	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_RECOVERED), 1);
 	/* A late answer for a GOOD slot counts nothing. */
 	ev_verdict(f, value, MRC_SACK_M_NONE, true);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_RECOVERED), 1);
 
 	/*
 	 * A retired entropy that answers takes its slot back, and the spare
@@ -1504,7 +1494,7 @@ static void ev_probe_answers_recover(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->ev[j].state, MRC_EV_STATE_GOOD);
 	KUNIT_ASSERT_EQ(test, s->nbackup[pj], MRC_EV_BACKUP);
 	KUNIT_EXPECT_EQ(test, s->backup[pj][MRC_EV_BACKUP - 1], repl);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 2);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_RECOVERED), 2);
 	KUNIT_EXPECT_EQ(test, mrc_ev_count_state(f->qp, MRC_EV_STATE_GOOD),
 			EV_N);
 
@@ -1514,7 +1504,7 @@ static void ev_probe_answers_recover(struct kunit *test)
 	ev_verdict(f, mrc_ev_untracked(pj, lost ^ 1),
 		   MRC_SACK_M_NONE, true);
 	KUNIT_EXPECT_EQ(test, s->nbackup[pj], MRC_EV_BACKUP);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 2);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_RECOVERED), 2);
 }
 
 /*
@@ -1665,7 +1655,7 @@ static void ev_verdict_dispatch(struct kunit *test)
 	ev_verdict(f, s->ev[c].value, MRC_SACK_M_NONE, false);
 	ev_verdict(f, s->ev[c].value, MRC_SACK_M_NONE, false);
 	KUNIT_EXPECT_EQ(test, s->ev[c].state, MRC_EV_STATE_ASSUMED_BAD);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_RECOVERED), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_RECOVERED), 0);
 }
 
 static void ev_sack(struct tf *f, u32 cum, u64 bitmap)
@@ -1838,7 +1828,7 @@ static void ev_sack_retires_lost_path(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, ev_retired_find(f, pl,
 						    mrc_ev_entropy(old)));
 	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD), 1);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 1);
 
 	/* The lost packet, and only it, went again, off the losing plane. */
 	tf_pop(f, &h);
@@ -1886,7 +1876,7 @@ static void ev_sack_two_holes_one_path(struct kunit *test)
 	}
 	KUNIT_ASSERT_GT(test, high, hole[2]);
 	KUNIT_ASSERT_LT(test, high - hole[0], MRC_REORDER_THRESH);
-	bad = ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD);
+	bad = tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD);
 
 	ev_sack(f, EV_SQ_PSN, bitmap);
 
@@ -1897,7 +1887,7 @@ static void ev_sack_two_holes_one_path(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->ev[slot].retired, 1);
 	KUNIT_EXPECT_EQ(test, s->nbackup[pl], MRC_EV_BACKUP - 1);
 	KUNIT_EXPECT_EQ(test, ev_retired_used(f, pl), 1);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD) - bad, 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD) - bad, 1);
 
 	/* Both lost packets went again, off the losing plane; the third not. */
 	for (i = 0; i < 2; i++) {
@@ -1959,7 +1949,7 @@ static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, s->ev[slot].value, dead);
 	KUNIT_EXPECT_EQ(test, s->ev[slot].suspect, 1);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 	for (i = 0; i < n; i++) {
 		tf_pop(f, &h);
 		KUNIT_EXPECT_EQ(test, h.psn, EV_SQ_PSN + overdue[i]);
@@ -2007,7 +1997,7 @@ static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, ev_retired_find(f, pl,
 						    mrc_ev_entropy(dead)));
 	KUNIT_EXPECT_EQ(test, ev_cnt(f, pl, MRC_CNT_EV_ASSUMED_BAD), 1);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 1);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 1);
 	/* What it was given after the finding: its share of the second write. */
 	KUNIT_EXPECT_GT(test, n_new, 0);
 	KUNIT_EXPECT_EQ(test, s->last_sent_after, n_new);
@@ -2042,7 +2032,7 @@ static void ev_sack_stalled_plane_not_judged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(slow)].suspect, 0);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
 	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 0);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 }
 
 #define EV_SILENT_ROT	20
@@ -2090,7 +2080,7 @@ static void ev_sack_silent_plane_judged_from_afar(struct kunit *test)
 	KUNIT_EXPECT_NE(test, mrc_ev_plane(h.ev), mrc_ev_plane(silent));
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
 	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 1);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 }
 
 /*
@@ -2150,7 +2140,7 @@ static void ev_sack_other_cpu_overtake_not_lost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(ev_of[0])].value, ev_of[0]);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
 	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 0);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), 0);
 	KUNIT_EXPECT_EQ(test, f->qp->req.psn_una, EV_SQ_PSN);
 }
 
@@ -2184,7 +2174,7 @@ static void ev_resend_answer_keeps_ev_order(struct kunit *test)
 	for (i = 1; i < 3 * EV_PLANES; i++)
 		bitmap |= BIT_ULL(i);
 	ev_sack(f, EV_SQ_PSN, bitmap);
-	bad = ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD);
+	bad = tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD);
 	tf_pop(f, &h);
 	KUNIT_ASSERT_EQ(test, h.psn, EV_SQ_PSN);
 	KUNIT_ASSERT_TRUE(test, h.flags & MRC_BTH_F_RTX);
@@ -2200,7 +2190,7 @@ static void ev_resend_answer_keeps_ev_order(struct kunit *test)
 
 	/* Round 3 arrives: no further EV was judged lost. */
 	ev_sack(f, EV_SQ_PSN + 4 * EV_PLANES, 0);
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_EV_ASSUMED_BAD), bad);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_EV_ASSUMED_BAD), bad);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
 }
 
@@ -2380,7 +2370,7 @@ static void ev_port_status_packets(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, pl == 0 || pl == 6);
 	}
 	KUNIT_EXPECT_NE(test, mrc_ev_plane(h[0].ev), mrc_ev_plane(h[1].ev));
-	KUNIT_EXPECT_EQ(test, ev_cnt_all(f, MRC_CNT_PSTAT_TX), 2);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_PSTAT_TX), 2);
 }
 
 /*
