@@ -131,6 +131,20 @@ bench_ratio()
 	awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "n/a" }'
 }
 
+# bench_report RAW LABEL NAME BYTES CAPACITY CAPNAME [TARGET [FROM]]: one line of
+# goodput (BYTES of the run NAME per second, bench_payload) and the rate of its
+# frames (bench_goodput), both against CAPACITY Mbit/s (called CAPNAME), with the
+# TARGET when there is one, from FROM on. Sets $good to the goodput.
+bench_report()
+{
+	local w
+	w=$(bench_goodput "$1" "$3" "${8:-0}")
+	good=$(bench_payload "$1" "$3" "$4" "${8:-0}")
+	printf '%-16s goodput %s Mbit/s, / %s = %s%s; frames %s Mbit/s, / %s = %s\n' "$2:" \
+		"$good" "$6" "$(bench_ratio "$good" "$5")" "${7:+ (target >= $7)}" \
+		"$w" "$6" "$(bench_ratio "$w" "$5")"
+}
+
 # bench_retire RAW NAME: count, median, 90th percentile and max of the "T NAME ns"
 # retirement times, and where the max fell in the order they happened: under TCG the
 # first pass through code not yet translated costs tens to hundreds of microseconds,

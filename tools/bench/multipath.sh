@@ -242,17 +242,10 @@ raw=$out/multipath.raw
 bytes=$((mb * 1048576))
 ratio() { bench_ratio "$@"; }
 down() { awk -v n="$1" '$1 == "D" && $2 == n { print $3; exit }' "$raw"; }
-# report LABEL SAMPLES CAPACITY(Mbit/s) CAPNAME TARGET [FROM]: goodput (the
-# transfer's bytes per second) and the rate of frames leaving the sender's shapers,
-# both against the capacity; the samples are the veths' (the same unit for mrc and
-# MPTCP: after the shaper, headers included). Sets $good to the goodput.
-report() {
-	local w
-	w=$(bench_goodput "$raw" "$2" "${6:-0}")
-	good=$(bench_payload "$raw" "$2" "$bytes" "${6:-0}")
-	printf '%-16s goodput %s Mbit/s, / %s = %s%s; frames %s Mbit/s, / %s = %s\n' "$1:" \
-		"$good" "$4" "$(ratio "$good" "$3")" "${5:+ (target >= $5)}" "$w" "$4" "$(ratio "$w" "$3")"
-}
+# report LABEL SAMPLES CAPACITY(Mbit/s) CAPNAME TARGET [FROM]: bench_report of this
+# run's bytes; the samples are the veths' (the same unit for mrc and MPTCP: after
+# the shaper, headers included). Sets $good to the goodput.
+report() { bench_report "$raw" "$1" "$2" "$bytes" "${@:3}"; }
 echo "(goodput: the $mb MiB over the time the transfer ran at the wire; frames: all bytes"
 echo " leaving the sender's shapers, with Ethernet, IP, UDP and transport headers, resends)"
 if [ "$only" != mptcp ]; then

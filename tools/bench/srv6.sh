@@ -198,16 +198,9 @@ raw=$out/srv6.raw
 bytes=$((mb * 1048576))
 ratio() { bench_ratio "$@"; }
 down() { awk -v n="$1" '$1 == "D" && $2 == n { print $3; exit }' "$raw"; }
-# report LABEL NAME BYTES CAPACITY CAPNAME [TARGET [FROM]]: goodput (the run's BYTES
-# per second) and the rate of frames leaving the T0s' shapers, both against the
-# capacity (Mbit/s)
-report() {
-	local good w
-	w=$(bench_goodput "$raw" "$2" "${7:-0}")
-	good=$(bench_payload "$raw" "$2" "$3" "${7:-0}")
-	printf '%-7s goodput %s Mbit/s, / %s = %s%s; frames %s Mbit/s, / %s = %s\n' "$1:" \
-		"$good" "$5" "$(ratio "$good" "$4")" "${6:+ (target >= $6)}" "$w" "$5" "$(ratio "$w" "$4")"
-}
+# report LABEL NAME BYTES CAPACITY CAPNAME [TARGET [FROM]]: bench_report, the
+# frames being those leaving the T0s' shapers
+report() { bench_report "$raw" "$@"; }
 left=$(awk -v r="$rate" 'BEGIN { print 8 * r - r / 4 }')
 # Before the failure the uplinks should carry 8R of frames; much less means the
 # VM's CPUs, not the shapers, set the pace, and the ratios measure the emulator.
