@@ -292,6 +292,7 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.rttvar_us = 0;
 	memset(qp->req.plane_rtt_us, 0, sizeof(qp->req.plane_rtt_us));
 	qp->req.have_high = false;
+	qp->req.sacked = 0;
 	qp->req.plane_have = 0;
 	qp->req.reo_thresh = MRC_REORDER_THRESH;
 	qp->req.reo_calm = 0;
@@ -436,6 +437,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->attr.sq_psn = attr->sq_psn & MRC_PSN_MASK;
 		qp->req.psn_next = qp->attr.sq_psn;
 		qp->req.psn_una = qp->attr.sq_psn;
+		qp->req.sacked = 0;
 	}
 	if (mask & IB_QP_TIMEOUT)
 		qp->attr.timeout = attr->timeout;
@@ -633,6 +635,7 @@ static void mrc_flush_sq(struct mrc_qp *qp)
 	qp->req.send_idx = idx;
 	qp->req.send_off = 0;
 	qp->req.psn_una = qp->req.psn_next;
+	qp->req.sacked = 0;
 }
 
 static void mrc_flush_rq(struct mrc_qp *qp)

@@ -166,6 +166,7 @@ static void mrc_rel_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)
 	struct mrc_send_ctx *ctx = mrc_sctx(qp, slot->wqe_idx);
 
 	slot->flags |= MRC_SLOT_ACKED;
+	qp->req.sacked++;
 	if (++ctx->pkts_done == ctx->npkts)
 		ctx->state = MRC_WQE_DONE;
 }
@@ -282,10 +283,14 @@ static void mrc_rel_reorder(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	}
 }
 
-/* Holes this far below the highest SACKed PSN are lost; at least three. */
+/*
+ * Holes this far below the highest SACKed PSN are lost; at least three.
+ * Within half the span, not half of NSCC's window: SACKed packets make
+ * room past a hole (mrc_req_cap()), so later PSNs keep coming to reach it.
+ */
 static u32 mrc_rel_reorder_thresh(const struct mrc_qp *qp)
 {
-	return min(qp->req.reo_thresh, max_t(u32, mrc_req_cap(qp) / 2, 3));
+	return min(qp->req.reo_thresh, max_t(u32, mrc_req_span(qp) / 2, 3));
 }
 
 /* Move psn_una past what is acknowledged and complete finished WQEs. */
@@ -297,6 +302,7 @@ static void mrc_rel_advance(struct mrc_qp *qp)
 	while (req->psn_una != req->psn_next &&
 	       (mrc_slot(qp, req->psn_una)->flags & MRC_SLOT_ACKED)) {
 		req->psn_una = mrc_psn_add(req->psn_una, 1);
+		req->sacked--;
 		progress = true;
 	}
 	/* Everything up to the highest SACKed PSN is acknowledged. */

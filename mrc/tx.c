@@ -168,8 +168,7 @@ struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
 	 * the window the requester sends within, which NSCC may have cut
 	 * below the responder's MRC_SACK_EVERY coalescing, not the peer's.
 	 */
-	if (last || mrc_psn_fwd(qp->req.psn_next, qp->req.psn_una) >=
-		    max_t(u32, mrc_req_cap(qp) / 2, 1))
+	if (last || mrc_req_pipe(qp) >= max_t(u32, mrc_req_cap(qp) / 2, 1))
 		h.flags |= MRC_BTH_F_ACK_REQ;
 	if (last && (ctx->send_flags & IB_SEND_SOLICITED) &&
 	    (send || ctx->opcode == IB_WR_RDMA_WRITE_WITH_IMM))
@@ -240,12 +239,30 @@ static void mrc_req_slot_init(struct mrc_qp *qp, u32 psn, u32 off, u32 len,
 	slot->sent_ns = 0;
 }
 
-/* PSNs the requester may have in flight: peer's window, ring and NSCC's. */
+/* PSNs past psn_una the requester may use: the peer's window, the ring. */
+u32 mrc_req_span(const struct mrc_qp *qp)
+{
+	return min(qp->req.window, qp->req.ring_size);
+}
+
+/*
+ * Packets the requester may have unacknowledged in the network: NSCC's
+ * window, within the span.  A PSN SACKed past a hole has left the network
+ * and makes room, as in TCP's SACK pipe (RFC 6675): the span alone would
+ * let one packet queued behind a slower path hold every other path's
+ * sending once the window's worth of PSNs had gone past it.
+ */
 u32 mrc_req_cap(const struct mrc_qp *qp)
 {
-	return min3(qp->req.window, qp->req.ring_size,
-		    mrc_cc_window(&qp->req.cc, qp->mtu));
+	return min(mrc_req_span(qp), mrc_cc_window(&qp->req.cc, qp->mtu));
 }
+
+/* Packets sent and not yet acknowledged (resends count once). */
+u32 mrc_req_pipe(const struct mrc_qp *qp)
+{
+	return mrc_psn_fwd(qp->req.psn_next, qp->req.psn_una) - qp->req.sacked;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_req_pipe);
 
 /*
  * Packetise as much of the current WQE as the window allows.  Return true
@@ -257,15 +274,16 @@ static bool mrc_req_build(struct mrc_qp *qp, struct mrc_send_ctx *ctx,
 	struct mrc_req *req = &qp->req;
 
 	for (;;) {
-		u32 inflight = mrc_psn_fwd(req->psn_next, req->psn_una);
-		u32 cap = mrc_req_cap(qp);
+		u32 used = mrc_psn_fwd(req->psn_next, req->psn_una);
+		u32 span = mrc_req_span(qp), cap = mrc_req_cap(qp);
+		u32 pipe = mrc_req_pipe(qp);
 		u32 psn = req->psn_next, off = req->send_off;
 		struct sk_buff *skb;
 		u32 room;
 
-		if (inflight >= cap)
+		if (used >= span || pipe >= cap)
 			return false;
-		room = cap - inflight;
+		room = min(span - used, cap - pipe);
 		if (ctx->opcode == IB_WR_RDMA_READ) {
 			u32 done = off / qp->mtu, n, i;
 

@@ -401,6 +401,7 @@ struct mrc_cc {
  * @psn_next: PSN of the next new packet
  * @psn_una: oldest PSN not yet ACKed (every PSN before it is)
  * @psn_high: highest PSN SACKed so far (valid when @have_high)
+ * @sacked: PSNs of (@psn_una, @psn_next) acknowledged already, past a hole
  * @msn_next: MSN of the next new message
  * @rq_msn_next: receive-consuming messages sent so far
  * @send_idx: SQ slot of the WQE being packetised
@@ -428,6 +429,7 @@ struct mrc_req {
 	u32 psn_next;
 	u32 psn_una;
 	u32 psn_high;
+	u32 sacked;
 	bool have_high;
 	/* Highest SACKed PSN sent on each plane; bit n of plane_have: set. */
 	u16 plane_have;
@@ -788,7 +790,9 @@ void mrc_qp_flush(struct mrc_qp *qp);
 
 /* tx.c: requester, under qp->lock; packets go on @out, sent after unlock */
 void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out);
+u32 mrc_req_span(const struct mrc_qp *qp);
 u32 mrc_req_cap(const struct mrc_qp *qp);
+u32 mrc_req_pipe(const struct mrc_qp *qp);
 struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx);
 bool mrc_req_resend(struct mrc_qp *qp, u32 psn, struct sk_buff_head *out);
 void mrc_req_complete(struct mrc_qp *qp);

@@ -192,6 +192,7 @@ void tf_set_psn(struct tf *f, u32 rq_psn, u32 sq_psn)
 	qp->attr.sq_psn = sq_psn;
 	qp->req.psn_next = sq_psn;
 	qp->req.psn_una = sq_psn;
+	qp->req.sacked = 0;
 	spin_unlock_bh(&qp->lock);
 }
 

@@ -415,6 +415,51 @@ static void rel_sack_penalty_shrinks_window(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_CC_PENALTIES), 1);
 }
 
+/*
+ * PSNs SACKed past a hole make room in NSCC's window: the hole holds one
+ * packet's worth of it, not the whole window.  The peer's window of PSNs
+ * still bounds how far past psn_una the requester goes.
+ */
+static void rel_sacked_past_hole_make_room(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_req *req = &f->qp->req;
+	struct mrc_hdrs h;
+
+	/* A window of four packets that acknowledgements cannot open. */
+	req->cc.cwnd = 4 * TF_MTU;
+	req->cc.min_cwnd = req->cc.cwnd;
+	req->cc.max_cwnd = req->cc.cwnd;
+	/* The peer takes two PSNs for now: two go, not four. */
+	req->window = 2;
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 30, 0, 12 * TF_MTU);
+	tf_req_run(f);
+	KUNIT_ASSERT_EQ(test, tf_pop_all(f, &h), 2);
+	KUNIT_EXPECT_EQ(test, h.psn, 5001);
+
+	/* 5001 arrived, 5000 not, the peer's window back: three more go. */
+	sack(f, 5000, BIT_ULL(1));
+	KUNIT_EXPECT_EQ(test, req->psn_una, 5000);
+	KUNIT_ASSERT_EQ(test, tf_pop_all(f, &h), 3);
+	KUNIT_EXPECT_EQ(test, h.psn, 5004);
+	KUNIT_EXPECT_EQ(test, mrc_req_pipe(f->qp), 4);
+
+	/* 5002-5004 too: three more, past the hole that still counts. */
+	sack(f, 5000, GENMASK_ULL(4, 1));
+	KUNIT_EXPECT_EQ(test, req->sacked, 4);
+	KUNIT_ASSERT_EQ(test, tf_pop_all(f, &h), 3);
+	KUNIT_EXPECT_EQ(test, h.psn, 5007);
+	KUNIT_EXPECT_EQ(test, mrc_req_pipe(f->qp), 4);
+
+	/* The hole filled, and the rest: psn_una past every SACKed PSN. */
+	sack(f, 5008, 0);
+	KUNIT_EXPECT_EQ(test, req->psn_una, 5008);
+	KUNIT_EXPECT_EQ(test, req->sacked, 0);
+	KUNIT_EXPECT_EQ(test, tf_pop_all(f, &h), 4);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RETRANSMITS), 0);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+}
+
 static struct kunit_case mrc_rel_cases[] = {
 	KUNIT_CASE(rel_sack_completes_in_sq_order),
 	KUNIT_CASE(rel_fast_retransmit_once),
@@ -424,6 +469,7 @@ static struct kunit_case mrc_rel_cases[] = {
 	KUNIT_CASE(rel_sack_beyond_psn_next_ignored),
 	KUNIT_CASE(rel_penalty_from_backlog),
 	KUNIT_CASE(rel_sack_penalty_shrinks_window),
+	KUNIT_CASE(rel_sacked_past_hole_make_room),
 	{}
 };
 
