@@ -379,6 +379,22 @@ static u32 mrc_rel_plane_dist(struct mrc_qp *qp, u32 p,
 	return mrc_psn_fwd(hp, p);
 }
 
+/*
+ * @slot has been out longer than the longest round trip its plane showed
+ * lately: a path queued behind a busier uplink of the same plane is heard
+ * within that, a dead one is not.
+ */
+static bool mrc_rel_plane_overdue(const struct mrc_qp *qp,
+				  const struct mrc_tx_slot *slot, u64 now)
+{
+	u8 pl = mrc_ev_plane(slot->ev);
+
+	if (pl >= MRC_MAX_PLANES)
+		return true;
+	return now - slot->sent_ns >=
+	       (u64)qp->req.plane_rtt_us[pl] * NSEC_PER_USEC;
+}
+
 /**
  * mrc_rel_sack_rcv() - the requester learns what the responder has
  * @qp: the QP, locked
@@ -464,6 +480,7 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	if (req->have_high && mrc_rel_in_flight(qp, req->psn_high)) {
 		u64 high_ns = mrc_slot(qp, req->psn_high)->sent_ns;
 		u32 thresh = mrc_rel_reorder_thresh(qp);
+		u64 now = ktime_get_ns();
 
 		for (p = req->psn_una; p != req->psn_high;
 		     p = mrc_psn_add(p, 1)) {
@@ -481,7 +498,8 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			    ((mrc_rel_plane_dist(qp, p, slot) < thresh &&
 			      mrc_psn_fwd(req->psn_high, p) <
 			      MRC_REORDER_PLANES * thresh) ||
-			     slot->sent_ns > high_ns))
+			     slot->sent_ns > high_ns ||
+			     !mrc_rel_plane_overdue(qp, slot, now)))
 				continue;
 			if (path_lost) {
 				mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);

@@ -1906,6 +1906,38 @@ static void ev_sack_two_holes_one_path(struct kunit *test)
 #define EV_DEAD_N	8	/* two on each of four planes */
 
 /*
+ * Spray EV_DEAD_ROT rotations over two EVs on each of four planes; the
+ * first packet's EV is dead.  Sets @bitmap to every other packet (a SACK
+ * from EV_SQ_PSN says they arrived) and @overdue to the dead EV's packets
+ * MRC_REORDER_THRESH or more below the highest of its plane's; returns
+ * how many those are.
+ */
+static u32 ev_dead_spray(struct tf *f, u32 *ev_of, u64 *bitmap, u32 *overdue)
+{
+	const u32 n_all = EV_DEAD_ROT * EV_DEAD_N;
+	u32 dead, high = 0, i, n = 0;
+	u8 pl;
+
+	BUILD_BUG_ON(EV_DEAD_ROT * EV_DEAD_N > EV_SPRAY_WR);
+	ev_spray_n(f, GENMASK(3, 0), EV_DEAD_N, EV_DEAD_ROT, ev_of);
+	dead = ev_of[0];
+	pl = mrc_ev_plane(dead);
+	*bitmap = 0;
+	for (i = 0; i < n_all; i++) {
+		if (ev_of[i] != dead) {
+			*bitmap |= BIT_ULL(i);
+			if (mrc_ev_plane(ev_of[i]) == pl)
+				high = i;
+		}
+	}
+	for (i = 0; i < n_all; i++)
+		if (ev_of[i] == dead && high > i &&
+		    high - i >= MRC_REORDER_THRESH)
+			overdue[n++] = i;
+	return n;
+}
+
+/*
  * A path that delivers nothing never has a later packet of its own
  * acknowledged, so only distance can tell: two EVs on each of four planes,
  * and every packet but those of one EV arrives.  The dead EV is the first
@@ -1921,29 +1953,17 @@ static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 	struct tf *f = test->priv;
 	struct mrc_evset *s = f->qp->evs;
 	const u32 n_all = EV_DEAD_ROT * EV_DEAD_N;
-	u32 ev_of[EV_DEAD_ROT * EV_DEAD_N], dead, slot, high = 0, i;
-	u32 overdue[EV_DEAD_ROT], n = 0, n_new = 0;
-	u64 bitmap = 0;
+	u32 ev_of[EV_DEAD_ROT * EV_DEAD_N], dead, slot, i;
+	u32 overdue[EV_DEAD_ROT], n, n_new = 0;
 	struct mrc_hdrs h;
+	u64 bitmap;
 	u8 pl;
 
-	BUILD_BUG_ON(EV_DEAD_ROT * EV_DEAD_N > EV_SPRAY_WR);
-	ev_spray_n(f, GENMASK(3, 0), EV_DEAD_N, EV_DEAD_ROT, ev_of);
+	n = ev_dead_spray(f, ev_of, &bitmap, overdue);
+	KUNIT_ASSERT_EQ(test, n, MRC_EV_SUSPECT_MAX);
 	dead = ev_of[0];
 	slot = mrc_ev_slot(dead);
 	pl = mrc_ev_plane(dead);
-	for (i = 0; i < n_all; i++) {
-		if (ev_of[i] != dead) {
-			bitmap |= BIT_ULL(i);
-			if (mrc_ev_plane(ev_of[i]) == pl)
-				high = i;
-		}
-	}
-	for (i = 0; i < n_all; i++)
-		if (ev_of[i] == dead && high > i &&
-		    high - i >= MRC_REORDER_THRESH)
-			overdue[n++] = i;
-	KUNIT_ASSERT_EQ(test, n, MRC_EV_SUSPECT_MAX);
 
 	ev_sack(f, EV_SQ_PSN, bitmap);
 
@@ -2001,6 +2021,47 @@ static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 	/* What it was given after the finding: its share of the second write. */
 	KUNIT_EXPECT_GT(test, n_new, 0);
 	KUNIT_EXPECT_EQ(test, s->last_sent_after, n_new);
+}
+
+/*
+ * The same dead path on a plane whose longest round trip lately was 2 s:
+ * holes younger than that may be queued behind a busier uplink of the
+ * plane, so distance alone resends nothing and suspects nothing yet.
+ * Once they have been out that long, the same news resends them.
+ */
+static void ev_sack_distance_waits_out_plane_rtt(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 ev_of[EV_DEAD_ROT * EV_DEAD_N], overdue[EV_DEAD_ROT], n, i;
+	u32 slot;
+	struct mrc_hdrs h;
+	u64 bitmap;
+	u8 pl;
+
+	n = ev_dead_spray(f, ev_of, &bitmap, overdue);
+	KUNIT_ASSERT_EQ(test, n, MRC_EV_SUSPECT_MAX);
+	slot = mrc_ev_slot(ev_of[0]);
+	pl = mrc_ev_plane(ev_of[0]);
+	f->qp->req.plane_rtt_us[pl] = 2 * USEC_PER_SEC;
+
+	ev_sack(f, EV_SQ_PSN, bitmap);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, s->ev[slot].suspect, 0);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), 0);
+
+	/* Three seconds later: every packet was sent that long ago. */
+	for (i = 0; i < ARRAY_SIZE(ev_of); i++)
+		mrc_slot(f->qp, EV_SQ_PSN + i)->sent_ns -= 3 * NSEC_PER_SEC;
+	ev_sack(f, EV_SQ_PSN, bitmap);
+	KUNIT_EXPECT_EQ(test, s->ev[slot].suspect, 1);
+	for (i = 0; i < n; i++) {
+		tf_pop(f, &h);
+		KUNIT_EXPECT_EQ(test, h.psn, EV_SQ_PSN + overdue[i]);
+		KUNIT_EXPECT_TRUE(test, h.flags & MRC_BTH_F_RTX);
+	}
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, tf_count_planes(f, MRC_CNT_FAST_RETRANSMITS), n);
 }
 
 #define EV_STALL_ROT	7
@@ -2450,6 +2511,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_sack_retires_lost_path),
 	KUNIT_CASE(ev_sack_two_holes_one_path),
 	KUNIT_CASE(ev_sack_dead_path_retired_by_suspicion),
+	KUNIT_CASE(ev_sack_distance_waits_out_plane_rtt),
 	KUNIT_CASE(ev_sack_stalled_plane_not_judged),
 	KUNIT_CASE(ev_sack_silent_plane_judged_from_afar),
 	KUNIT_CASE(ev_sack_spurious_loss_widens_margin),
