@@ -475,7 +475,10 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	 * EV it went out on.  Neither rule judges a PSN this SACK does not
 	 * say is missing: one reporting far past cum_psn says nothing of the
 	 * PSNs between, which earlier SACKs on other paths, maybe still on
-	 * their way, did.
+	 * their way, did.  Except a hole an earlier SACK found far enough
+	 * behind but not yet out for its plane's longest round trip: every
+	 * later SACK judges it, since once its bitmap has moved past the hole
+	 * none may report it again until the older holes are repaired.
 	 */
 	if (req->have_high && mrc_rel_in_flight(qp, req->psn_high)) {
 		u64 high_ns = mrc_slot(qp, req->psn_high)->sent_ns;
@@ -490,7 +493,8 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			/* RNR-refused packets wait for their timer. */
 			if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ |
 					   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT) ||
-			    !mrc_rel_sack_missing(h, p))
+			    (!(slot->flags & MRC_SLOT_REO_WAIT) &&
+			     !mrc_rel_sack_missing(h, p)))
 				continue;
 			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq,
 						slot->cpu);
@@ -498,9 +502,12 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			    ((mrc_rel_plane_dist(qp, p, slot) < thresh &&
 			      mrc_psn_fwd(req->psn_high, p) <
 			      MRC_REORDER_PLANES * thresh) ||
-			     slot->sent_ns > high_ns ||
-			     !mrc_rel_plane_overdue(qp, slot, now)))
+			     slot->sent_ns > high_ns))
 				continue;
+			if (!path_lost && !mrc_rel_plane_overdue(qp, slot, now)) {
+				slot->flags |= MRC_SLOT_REO_WAIT;
+				continue;
+			}
 			if (path_lost) {
 				mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);
 				slot->flags |= MRC_SLOT_EV_LOST;

@@ -166,9 +166,13 @@ struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
 	/*
 	 * The end of a message, or half the window in use, asks for a SACK:
 	 * the window the requester sends within, which NSCC may have cut
-	 * below the responder's MRC_SACK_EVERY coalescing, not the peer's.
+	 * below the responder's MRC_SACK_EVERY coalescing, not the peer's;
+	 * or half the span, so that packets sent after a hole filled, while
+	 * the requester still counts PSNs SACKed past it, ask for news too.
 	 */
-	if (last || mrc_req_pipe(qp) >= max_t(u32, mrc_req_cap(qp) / 2, 1))
+	if (last || mrc_req_pipe(qp) >= max_t(u32, mrc_req_cap(qp) / 2, 1) ||
+	    mrc_psn_fwd(qp->req.psn_next, qp->req.psn_una) >=
+	    max_t(u32, mrc_req_span(qp) / 2, 1))
 		h.flags |= MRC_BTH_F_ACK_REQ;
 	if (last && (ctx->send_flags & IB_SEND_SOLICITED) &&
 	    (send || ctx->opcode == IB_WR_RDMA_WRITE_WITH_IMM))
@@ -426,7 +430,10 @@ void mrc_req_complete(struct mrc_qp *qp)
  */
 bool mrc_req_resend(struct mrc_qp *qp, u32 psn, struct sk_buff_head *out)
 {
-	struct mrc_send_ctx *ctx = mrc_sctx(qp, mrc_slot(qp, psn)->wqe_idx);
+	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
+	struct mrc_send_ctx *ctx = mrc_sctx(qp, slot->wqe_idx);
 
+	/* The new copy waits out its plane's round trip afresh. */
+	slot->flags &= ~MRC_SLOT_REO_WAIT;
 	return mrc_req_emit(qp, ctx, mrc_req_packet(qp, psn, true), out);
 }

@@ -67,11 +67,12 @@ struct netlink_ext_ack;
 #define MRC_WINDOW_DEFAULT	1024
 #define MRC_WINDOW_MAX		4096
 /*
- * PSNs a requester keeps in flight at most, below the peer's window and
- * NSCC's: a fixed cap from before NSCC, small enough not to overrun a plane's
- * queue (netem's default holds 1000).  Under loss every hole holds the left
- * edge until it is repaired, so this cap, not NSCC, may be what limits
- * goodput at 1% loss; raising it is to be measured first.
+ * PSNs past the oldest unacknowledged one a requester uses at most, below
+ * the peer's window (NSCC's window bounds those unacknowledged, within
+ * these): a fixed cap from before NSCC, small enough not to overrun a
+ * plane's queue (netem's default holds 1000).  Under loss every hole holds
+ * the left edge until it is repaired, so this cap, not NSCC, may be what
+ * limits goodput at 1% loss; raising it is to be measured first.
  */
 #define MRC_SEND_WINDOW		256
 /* PSNs one retransmit timeout resends; SACKs then drive the rest. */
@@ -314,6 +315,7 @@ int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited);
 #define MRC_SLOT_REORDER	BIT(4)	/* resent on reordering distance alone */
 #define MRC_SLOT_EV_LOST	BIT(5)	/* resent: later packets on its EV came */
 #define MRC_SLOT_READ_FIRST	BIT(6)	/* first PSN of a READ chunk */
+#define MRC_SLOT_REO_WAIT	BIT(7)	/* far enough, not yet out long enough */
 
 struct mrc_tx_slot {
 	u32 wqe_idx;		/* SQ slot of the WQE */
@@ -401,7 +403,7 @@ struct mrc_cc {
  * @psn_next: PSN of the next new packet
  * @psn_una: oldest PSN not yet ACKed (every PSN before it is)
  * @psn_high: highest PSN SACKed so far (valid when @have_high)
- * @sacked: PSNs of (@psn_una, @psn_next) acknowledged already, past a hole
+ * @sacked: PSNs of [@psn_una, @psn_next) acknowledged already, past a hole
  * @msn_next: MSN of the next new message
  * @rq_msn_next: receive-consuming messages sent so far
  * @send_idx: SQ slot of the WQE being packetised

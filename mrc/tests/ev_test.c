@@ -2027,20 +2027,24 @@ static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
  * The same dead path on a plane whose longest round trip lately was 2 s:
  * holes younger than that may be queued behind a busier uplink of the
  * plane, so distance alone resends nothing and suspects nothing yet.
- * Once they have been out that long, the same news resends them.
+ * Once they have been out that long, the next SACK resends them, though
+ * its bitmap starts past them and only cum_psn, the first, is reported
+ * missing in it: the first SACK marked them for every later one to judge.
  */
 static void ev_sack_distance_waits_out_plane_rtt(struct kunit *test)
 {
 	struct tf *f = test->priv;
 	struct mrc_evset *s = f->qp->evs;
 	u32 ev_of[EV_DEAD_ROT * EV_DEAD_N], overdue[EV_DEAD_ROT], n, i;
-	u32 slot;
+	u32 slot, past;
 	struct mrc_hdrs h;
 	u64 bitmap;
 	u8 pl;
 
 	n = ev_dead_spray(f, ev_of, &bitmap, overdue);
 	KUNIT_ASSERT_EQ(test, n, MRC_EV_SUSPECT_MAX);
+	KUNIT_ASSERT_EQ(test, overdue[0], 0);
+	past = overdue[n - 1] + 1;
 	slot = mrc_ev_slot(ev_of[0]);
 	pl = mrc_ev_plane(ev_of[0]);
 	f->qp->req.plane_rtt_us[pl] = 2 * USEC_PER_SEC;
@@ -2053,7 +2057,18 @@ static void ev_sack_distance_waits_out_plane_rtt(struct kunit *test)
 	/* Three seconds later: every packet was sent that long ago. */
 	for (i = 0; i < ARRAY_SIZE(ev_of); i++)
 		mrc_slot(f->qp, EV_SQ_PSN + i)->sent_ns -= 3 * NSEC_PER_SEC;
-	ev_sack(f, EV_SQ_PSN, bitmap);
+	h = (struct mrc_hdrs) {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = EV_SQ_PSN,
+		.sack = {
+			.cum_psn = EV_SQ_PSN,
+			.sack_psn = EV_SQ_PSN + past,
+			.bitmap = bitmap >> past,
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+	tf_sack_rcv(f, &h);
 	KUNIT_EXPECT_EQ(test, s->ev[slot].suspect, 1);
 	for (i = 0; i < n; i++) {
 		tf_pop(f, &h);
