@@ -1663,6 +1663,27 @@ static void ev_sack(struct tf *f, u32 cum, u64 bitmap)
 	tf_sack(f, cum, 0, cum, bitmap);
 }
 
+/*
+ * A SACK with cum_psn EV_SQ_PSN whose bitmap starts @from PSNs past it, as
+ * the responder sends once arrivals run 64 or more past cum_psn.
+ */
+static void ev_sack_from(struct tf *f, u32 from, u64 bitmap)
+{
+	struct mrc_hdrs h = {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = EV_SQ_PSN,
+		.sack = {
+			.cum_psn = EV_SQ_PSN,
+			.sack_psn = EV_SQ_PSN + from,
+			.bitmap = bitmap,
+			.window = MRC_WINDOW_DEFAULT,
+		},
+	};
+
+	tf_sack_rcv(f, &h);
+}
+
 /* The peer's answer to a probe: a SACK with the probe flag and its echo. */
 static void ev_probe_answer(struct tf *f, u32 ref_ev, u64 token)
 {
@@ -1997,18 +2018,7 @@ static void ev_sack_dead_path_retired_by_suspicion(struct kunit *test)
 			n_new++;
 	}
 	KUNIT_ASSERT_EQ(test, skb_queue_len(&f->out), 0U);
-	h = (struct mrc_hdrs) {
-		.opcode = MRC_OP_SACK,
-		.dqpn = f->qp->ibqp.qp_num,
-		.psn = EV_SQ_PSN,
-		.sack = {
-			.cum_psn = EV_SQ_PSN,
-			.sack_psn = EV_SQ_PSN + 2 * n_all - 64,
-			.bitmap = bitmap,
-			.window = MRC_WINDOW_DEFAULT,
-		},
-	};
-	tf_sack_rcv(f, &h);
+	ev_sack_from(f, 2 * n_all - 64, bitmap);
 
 	KUNIT_EXPECT_NE(test, s->ev[slot].value, dead);
 	KUNIT_EXPECT_EQ(test, mrc_ev_plane(s->ev[slot].value), pl);
@@ -2057,18 +2067,7 @@ static void ev_sack_distance_waits_out_plane_rtt(struct kunit *test)
 	/* Three seconds later: every packet was sent that long ago. */
 	for (i = 0; i < ARRAY_SIZE(ev_of); i++)
 		mrc_slot(f->qp, EV_SQ_PSN + i)->sent_ns -= 3 * NSEC_PER_SEC;
-	h = (struct mrc_hdrs) {
-		.opcode = MRC_OP_SACK,
-		.dqpn = f->qp->ibqp.qp_num,
-		.psn = EV_SQ_PSN,
-		.sack = {
-			.cum_psn = EV_SQ_PSN,
-			.sack_psn = EV_SQ_PSN + past,
-			.bitmap = bitmap >> past,
-			.window = MRC_WINDOW_DEFAULT,
-		},
-	};
-	tf_sack_rcv(f, &h);
+	ev_sack_from(f, past, bitmap >> past);
 	KUNIT_EXPECT_EQ(test, s->ev[slot].suspect, 1);
 	for (i = 0; i < n; i++) {
 		tf_pop(f, &h);
@@ -2128,16 +2127,8 @@ static void ev_sack_silent_plane_judged_from_afar(struct kunit *test)
 	struct mrc_evset *s = f->qp->evs;
 	const u32 base = EV_SILENT_ROT * EV_PLANES - 64;
 	u32 ev_of[EV_SILENT_ROT * EV_PLANES], silent, i;
-	struct mrc_hdrs h = {
-		.opcode = MRC_OP_SACK,
-		.dqpn = f->qp->ibqp.qp_num,
-		.psn = EV_SQ_PSN,
-		.sack = {
-			.cum_psn = EV_SQ_PSN,
-			.sack_psn = EV_SQ_PSN + base,
-			.window = MRC_WINDOW_DEFAULT,
-		},
-	};
+	struct mrc_hdrs h;
+	u64 bitmap = 0;
 
 	BUILD_BUG_ON(EV_SILENT_ROT * EV_PLANES - 64 <
 		     MRC_REORDER_PLANES * MRC_REORDER_THRESH - 63);
@@ -2145,9 +2136,9 @@ static void ev_sack_silent_plane_judged_from_afar(struct kunit *test)
 	silent = ev_of[0];
 	for (i = base; i < ARRAY_SIZE(ev_of); i++)
 		if (ev_of[i] != silent)
-			h.sack.bitmap |= BIT_ULL(i - base);
+			bitmap |= BIT_ULL(i - base);
 
-	tf_sack_rcv(f, &h);
+	ev_sack_from(f, base, bitmap);
 
 	KUNIT_EXPECT_EQ(test, s->ev[mrc_ev_slot(silent)].suspect, 1);
 	tf_pop(f, &h);
