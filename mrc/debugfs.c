@@ -33,9 +33,7 @@ static void mrc_dbg_qp(struct seq_file *m, struct mrc_qp *qp)
 	/* What the window and the loss rules go by now (multipath.md §3). */
 	seq_printf(m, "  srtt_us %u cwnd %u cap %u pipe %u used %u span %u\n",
 		   qp->req.srtt_us, qp->req.cc.cwnd, mrc_req_cap(qp),
-		   mrc_req_pipe(qp),
-		   mrc_psn_fwd(qp->req.psn_next, qp->req.psn_una),
-		   mrc_req_span(qp));
+		   mrc_req_pipe(qp), mrc_req_used(qp), mrc_req_span(qp));
 	/* What the suspicion rule waits out per plane (multipath.md §3). */
 	seq_puts(m, "  plane_rtt_us");
 	for (i = 0; i < MRC_MAX_PLANES; i++)

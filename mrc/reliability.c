@@ -157,8 +157,7 @@ void mrc_rel_arm(struct mrc_qp *qp)
 
 static bool mrc_rel_in_flight(const struct mrc_qp *qp, u32 psn)
 {
-	return mrc_psn_fwd(psn, qp->req.psn_una) <
-	       mrc_psn_fwd(qp->req.psn_next, qp->req.psn_una);
+	return mrc_psn_fwd(psn, qp->req.psn_una) < mrc_req_used(qp);
 }
 
 static void mrc_rel_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)

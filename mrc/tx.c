@@ -171,8 +171,7 @@ struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
 	 * the requester still counts PSNs SACKed past it, ask for news too.
 	 */
 	if (last || mrc_req_pipe(qp) >= max_t(u32, mrc_req_cap(qp) / 2, 1) ||
-	    mrc_psn_fwd(qp->req.psn_next, qp->req.psn_una) >=
-	    max_t(u32, mrc_req_span(qp) / 2, 1))
+	    mrc_req_used(qp) >= max_t(u32, mrc_req_span(qp) / 2, 1))
 		h.flags |= MRC_BTH_F_ACK_REQ;
 	if (last && (ctx->send_flags & IB_SEND_SOLICITED) &&
 	    (send || ctx->opcode == IB_WR_RDMA_WRITE_WITH_IMM))
@@ -264,7 +263,7 @@ u32 mrc_req_cap(const struct mrc_qp *qp)
 /* Packets sent and not yet acknowledged (resends count once). */
 u32 mrc_req_pipe(const struct mrc_qp *qp)
 {
-	return mrc_psn_fwd(qp->req.psn_next, qp->req.psn_una) - qp->req.sacked;
+	return mrc_req_used(qp) - qp->req.sacked;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_req_pipe);
 
@@ -278,7 +277,7 @@ static bool mrc_req_build(struct mrc_qp *qp, struct mrc_send_ctx *ctx,
 	struct mrc_req *req = &qp->req;
 
 	for (;;) {
-		u32 used = mrc_psn_fwd(req->psn_next, req->psn_una);
+		u32 used = mrc_req_used(qp);
 		u32 span = mrc_req_span(qp), cap = mrc_req_cap(qp);
 		u32 pipe = mrc_req_pipe(qp);
 		u32 psn = req->psn_next, off = req->send_off;

@@ -664,6 +664,12 @@ static inline struct mrc_qp *to_mqp(struct ib_qp *ibqp)
 	return container_of(ibqp, struct mrc_qp, ibqp);
 }
 
+/* PSNs past psn_una in use: sent, whether acknowledged past a hole or not. */
+static inline u32 mrc_req_used(const struct mrc_qp *qp)
+{
+	return mrc_psn_fwd(qp->req.psn_next, qp->req.psn_una);
+}
+
 static inline struct mrc_cq *to_mcq(struct ib_cq *ibcq)
 {
 	return container_of(ibcq, struct mrc_cq, ibcq);
