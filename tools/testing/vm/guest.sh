@@ -33,20 +33,6 @@ export MODPROBE_OPTIONS="-d $MRC_MODROOT"
 kmemleak=/sys/kernel/debug/kmemleak
 [ -w $kmemleak ] && echo clear >$kmemleak
 
-# vm.sh boots a second time when the kernel reported a bug while booting (seen under
-# TCG on a loaded host: KASAN during early CPU identification, before anything of
-# ours ran). On the first boot, find out now rather than after the whole command: a
-# debug VM's selftests take most of an hour.
-if [ "$(cat "$out/attempt" 2>/dev/null)" = 1 ] && [ "${MRC_SHELL:-0}" = 0 ]; then
-	mkdir -p /run/mrc/boot
-	dmesg >/run/mrc/boot/console.log
-	if ! "$MRC_TREE/tools/testing/vm/splat-scan.sh" --boot /run/mrc/boot >/dev/null; then
-		echo "mrc-vm: kernel report while booting; the command does not run"
-		sync
-		/bin/busybox poweroff -f
-	fi
-fi
-
 # Marks in the kernel log where boot ends and the command begins (splat-scan.sh).
 echo "mrc-vm: command starts" >/dev/kmsg
 echo "mrc-vm: $(uname -r) up in $(cut -d' ' -f1 /proc/uptime) s; running: $MRC_CMD_TEXT"
@@ -66,7 +52,7 @@ echo "mrc-vm: command exited $rc"
 # A stale copy of a leaked pointer on a cached kernel stack of an exited task counts
 # as a reference; short-lived tasks on every CPU get those stacks handed out again,
 # zeroed, so the second scan no longer sees the stale copies.
-if [ -w $kmemleak ]; then
+if [ -w $kmemleak ] && [ "${MRC_LEAK_SCAN:-1}" = 1 ]; then
 	sleep 6
 	for pass in 1 2; do
 		for i in $(seq 40); do taskset -c $((i % $(nproc))) /bin/true; done

@@ -1,39 +1,33 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Scan a guest's logs (console.log, dmesg.txt, kmemleak.txt in DIR) for kernel reports
-# that mean a bug even when the test command passed. Prints each report's first lines
-# and exits 1 if any; exits 0 on a clean log.
+# Scan a guest's logs (console.log, dmesg.txt, kmemleak.txt in DIR), or one FILE, for
+# kernel reports that mean a bug even when the test command passed. Prints each
+# report's first lines and exits 1 if any; exits 0 on a clean log. The selftest runner
+# uses it on each test's share of the kernel log, so that a report names its test.
 #
-#   splat-scan.sh [--boot|--after] DIR
-# --boot: only the console lines before the guest started the command (guest.sh's
-# "mrc-vm: ... running:" line), i.e. reports the kernel made while booting.
-# --after: only what the kernel printed once the command had started.
+#   splat-scan.sh DIR
+#   splat-scan.sh --file FILE
 set -u
-boot=0 after=0
-[ "$1" = --boot ] && { boot=1; shift; }
-[ "$1" = --after ] && { after=1; shift; }
-dir=$1
-# The header line of each class of report, as the 6.1 kernel prints it.
+files=()
+if [ "${1:-}" = --file ]; then
+	files=("$2")
+else
+	for f in console.log dmesg.txt kmemleak.txt; do files+=("$1/$f"); done
+fi
+# The header line of each class of report, as the 6.1 kernel prints it; the refcount
+# trackers' and debug objects' own lines, and the wait of a netdev or netns that
+# somebody still holds (which has no splat of its own).
 pattern='BUG: |WARNING: |UBSAN: |Oops: |Oops\b|general protection fault|kernel BUG at|Kernel panic|'
 pattern+='INFO: task .* blocked for more than|INFO: rcu_.* stall|detected stalls on CPUs|'
-pattern+='unreferenced object 0x|Call Trace:|RIP: 0010:'
+pattern+='unreferenced object 0x|Call Trace:|RIP: 0010:|'
+pattern+='unregister_netdevice: waiting for|ref_tracker: |ODEBUG: |leaked reference'
 found=0
-if [ $boot = 1 ]; then
-	[ -s "$dir/console.log" ] || exit 0
-	sed '/^mrc-vm: .* running: /q' "$dir/console.log" | grep -qE "$pattern" && exit 1
-	exit 0
-fi
-for f in console.log dmesg.txt kmemleak.txt; do
-	[ -s "$dir/$f" ] || continue
-	if [ $after = 1 ] && grep -qE 'mrc-vm: .*running: |mrc-vm: command starts' "$dir/$f"; then
-		hits=$(sed -n '/mrc-vm: .*running: \|mrc-vm: command starts/,$p' "$dir/$f" |
-			grep -nE "$pattern" | head -n 20)
-	else
-		hits=$(grep -nE "$pattern" "$dir/$f" | head -n 20)
-	fi
+for f in "${files[@]}"; do
+	[ -s "$f" ] || continue
+	hits=$(grep -nE "$pattern" "$f" | head -n 20)
 	if [ -n "$hits" ]; then
-		echo "splat-scan: $dir/$f:"
+		echo "splat-scan: $f:"
 		echo "$hits" | sed 's/^/    /'
 		found=1
 	fi
