@@ -199,6 +199,29 @@ mrc_unres_discards()
 	echo "$n"
 }
 
+# mrc_param_set NAME VALUE: set one of mrc's module parameters, remembering the value it
+# had first; mrc_params_restore (in the test's EXIT trap) puts every one back, so that a
+# test that stops early leaves the next one the defaults.
+declare -A MRC_PARAMS_SAVED=()
+mrc_param_set()
+{
+	local f=/sys/module/mrc/parameters/$1
+
+	[ -n "${MRC_PARAMS_SAVED[$1]+set}" ] || MRC_PARAMS_SAVED[$1]=$(cat "$f") || return 1
+	echo "$2" >"$f"
+}
+
+mrc_params_restore()
+{
+	local p
+
+	for p in "${!MRC_PARAMS_SAVED[@]}"; do
+		[ -w "/sys/module/mrc/parameters/$p" ] &&
+			echo "${MRC_PARAMS_SAVED[$p]}" >"/sys/module/mrc/parameters/$p"
+	done
+	MRC_PARAMS_SAVED=()
+}
+
 mrc_unload()
 {
 	if [ -d /sys/module/mrc ]; then
@@ -359,11 +382,11 @@ mrc_dev_pair()
 	MRC_DEV2=mrc-b$MRC_SUFFIX
 	export MRC_DEV1 MRC_DEV2
 	# shellcheck disable=SC2046
-	run_rc ip netns exec "$H1" "$MRCCTL" dev add "$MRC_DEV1" $(topo_plane_args "$planes")
+	run_rc "$MRCCTL" -n "$H1" dev add "$MRC_DEV1" $(topo_plane_args "$planes")
 	check "dev add $MRC_DEV1 over $planes planes" "0" "$rc"
 	[ "$rc" = 0 ] || { echo "# $out"; return 1; }
 	# shellcheck disable=SC2046
-	run_rc ip netns exec "$H2" "$MRCCTL" dev add "$MRC_DEV2" $(topo_plane_args "$planes")
+	run_rc "$MRCCTL" -n "$H2" dev add "$MRC_DEV2" $(topo_plane_args "$planes")
 	check "dev add $MRC_DEV2 over $planes planes" "0" "$rc"
 	[ "$rc" = 0 ] || { echo "# $out"; return 1; }
 	wait_until 20 mrc_gid_index "$H1" "$MRC_DEV1" 1 10.0.0.1 &&
@@ -394,8 +417,8 @@ mrc_dev_pair_ipv6()
 mrc_dev_pair_del()
 {
 	[ -n "${MRC_DEV1:-}" ] || return 0
-	ip netns exec "$H1" "$MRCCTL" dev del "$MRC_DEV1" 2>/dev/null
-	ip netns exec "$H2" "$MRCCTL" dev del "$MRC_DEV2" 2>/dev/null
+	"$MRCCTL" -n "$H1" dev del "$MRC_DEV1" 2>/dev/null
+	"$MRCCTL" -n "$H2" dev del "$MRC_DEV2" 2>/dev/null
 	true
 }
 

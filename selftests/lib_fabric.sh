@@ -397,7 +397,7 @@ fabric_spine_rx()
 fabric_srv6_gen()
 {
 	local b=$3
-	run_rc ip netns exec "$(fabric_ns "h$2")" "$MRCCTL" srv6 set dev "$1" \
+	run_rc "$MRCCTL" -n "$(fabric_ns "h$2")" srv6 set dev "$1" \
 		peer "fd00:0::$b" locator fc00:0 \
 		usids "$(fabric_usid 1 0 "$2"),$(fabric_usid 2 0 0),$(fabric_usid 1 0 "$b"),$(fabric_usid 3 0 "$b")" \
 		plane-shift 8 tier usid 1 shift 0 count "$FABRIC_SPINES"

@@ -20,8 +20,8 @@ MRC_HELD_DIR=$(mktemp -d)
 trap 'touch "$MRC_HELD_DIR/release"; wait; mrc_dev_pair_del; topo_destroy; rm -rf "$MRC_HELD_DIR"' EXIT
 topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_load || { echo "# modprobe mrc failed"; exit $KSFT_FAIL; }
-c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
-c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
+c1() { "$MRCCTL" -n "$H1" "$@"; }
+c2() { "$MRCCTL" -n "$H2" "$@"; }
 
 # ---- naming profiles ---------------------------------------------------------------
 

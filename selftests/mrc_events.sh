@@ -33,7 +33,7 @@ trap 'monitors_stop; rm -rf "$mon"; mrc_dev_pair_del; topo_destroy' EXIT
 mrc_unload
 topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_dev_pair 2 || exit $KSFT_FAIL
-c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
+c2() { "$MRCCTL" -n "$H2" "$@"; }
 udp_port=$(cat /sys/module/mrc/parameters/udp_port)
 
 # monitor_start NS NAME [-j]: a monitor of NS's events writing to $mon/NAME,
@@ -42,7 +42,7 @@ udp_port=$(cat /sys/module/mrc/parameters/udp_port)
 monitor_start()
 {
 	# shellcheck disable=SC2086 # $3 is -j or nothing
-	ip netns exec "$1" timeout 900 "$MRCCTL" $3 monitor >"$mon/$2" 2>"$mon/$2.err" &
+	timeout 900 "$MRCCTL" -n "$1" $3 monitor >"$mon/$2" 2>"$mon/$2.err" &
 	monpids+=($!)
 	wait_until 60 grep -qxF "mrcctl: listening" "$mon/$2.err"
 	check "monitor $2 subscribes" "0" "$?"
@@ -208,7 +208,7 @@ monitors_stop
 # held pair so that the QPs are there however slow the VM: plane 1 while the client
 # has it admin down, none once it is back.
 # server_peer_down: the peer_down of each of the server's QPs, as one JSON array
-server_peer_down() { ip netns exec "$H1" "$MRCCTL" -j qp show dev "$MRC_DEV1" | jq -c '[.[].peer_down]'; }
+server_peer_down() { "$MRCCTL" -n "$H1" -j qp show dev "$MRC_DEV1" | jq -c '[.[].peer_down]'; }
 peer_down_is() { [ "$(server_peer_down)" = "$1" ]; }
 held_start pd -o write -s 65536 -n 4 -q 1 -S 5 || exit $KSFT_FAIL
 wait_until "$held_limit" held_done pd

@@ -32,7 +32,7 @@ for ((i = 1; i <= cycles; i++)); do
 	n=0
 	for ns in "$H1" "$H2"; do
 		# shellcheck disable=SC2046
-		run_rc ip netns exec "$ns" "$MRCCTL" dev add "mrc$n" $(topo_plane_args)
+		run_rc "$MRCCTL" -n "$ns" dev add "mrc$n" $(topo_plane_args)
 		check "load $i: 8-plane device mrc$n in $ns" "0" "$rc"
 		n=$((n + 1))
 	done

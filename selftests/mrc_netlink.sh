@@ -12,8 +12,8 @@ mrc_require_mrcctl
 trap topo_destroy EXIT
 mrc_unload
 topo_create 8 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
-c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
-c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
+c1() { "$MRCCTL" -n "$H1" "$@"; }
+c2() { "$MRCCTL" -n "$H2" "$@"; }
 
 run_rc "$MRCCTL" version
 check "version query on an unloaded module succeeds" "0" "$rc"
@@ -63,7 +63,7 @@ check_eventually "plane follows regained carrier (peer up)" "up" plane2
 # monitors exit after their count; the time limit only bounds a hang, and must cover
 # a device registration in the debug VM on a loaded host (20 s did not).
 mon=$(mktemp -d)
-ip netns exec "$H1" timeout 300 "$MRCCTL" -j monitor count 2 >"$mon/out" 2>"$mon/err" &
+timeout 300 "$MRCCTL" -n "$H1" -j monitor count 2 >"$mon/out" 2>"$mon/err" &
 monpid=$!
 wait_for_line "$mon/err" "mrcctl: listening"
 check "monitor subscribes" "0" "$?"
@@ -75,7 +75,7 @@ check "monitor reports plane 4 down then up" "mrc0 4 p4 down,mrc0 4 p4 up" \
 	"$(jq -r '"\(.dev) \(.index) \(.netdev) \(.state)"' "$mon/out" | paste -sd,)"
 check "monitor event ifindex" "$(ip netns exec "$H1" cat /sys/class/net/p4/ifindex)" \
 	"$(jq -r .ifindex "$mon/out" | sort -u)"
-ip netns exec "$H2" timeout 300 "$MRCCTL" monitor count 1 >"$mon/out2" 2>"$mon/err2" &
+timeout 300 "$MRCCTL" -n "$H2" monitor count 1 >"$mon/out2" 2>"$mon/err2" &
 monpid=$!
 wait_for_line "$mon/err2" "mrcctl: listening"
 ip -n "$H1" link set p5 down

@@ -14,8 +14,8 @@ mrc_require_setpriv
 trap topo_destroy EXIT
 topo_create 1 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_load || { echo "# modprobe mrc failed"; exit $KSFT_FAIL; }
-c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
-c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
+c1() { "$MRCCTL" -n "$H1" "$@"; }
+c2() { "$MRCCTL" -n "$H2" "$@"; }
 
 # expect_usage WHAT CMD...: mrcctl refuses before asking the kernel.
 expect_usage()

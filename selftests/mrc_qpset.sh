@@ -22,8 +22,8 @@ trap 'touch "$d/go" "$d/release"; wait; mrc_dev_pair_del; topo_destroy; rm -rf "
 topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_load || { echo "# modprobe mrc failed"; exit $KSFT_FAIL; }
 mrc_dev_pair 2 || exit $KSFT_FAIL
-c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
-c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
+c1() { "$MRCCTL" -n "$H1" "$@"; }
+c2() { "$MRCCTL" -n "$H2" "$@"; }
 
 # attrs HOST-CMD DEV QPN: what qp show says of the QP's MRC attributes, state first.
 attrs()

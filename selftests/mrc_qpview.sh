@@ -17,15 +17,14 @@ mrc_require_setpriv
 mrc_require_cmds jq ib_write_bw
 dir=$(mktemp -d)
 MRC_HELD_DIR=$dir
-ev_param=/sys/module/mrc/parameters/ev_count
-trap 'touch "$dir/release"; wait; mrc_dev_pair_del; topo_destroy; rm -rf "$dir"' EXIT
+trap 'touch "$dir/release"; wait; mrc_params_restore; mrc_dev_pair_del; topo_destroy; rm -rf "$dir"' EXIT
 mrc_unload
 topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_dev_pair 2 || exit $KSFT_FAIL
-ev_default=$(cat "$ev_param")
+ev_default=$(cat /sys/module/mrc/parameters/ev_count)
 
-c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
-c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
+c1() { "$MRCCTL" -n "$H1" "$@"; }
+c2() { "$MRCCTL" -n "$H2" "$@"; }
 
 # qp_read QPN: the client's QP N (human output: one exec less than JSON and
 # jq) into evl[], one line per slot; ev_of and others_tx read from it. A
@@ -175,7 +174,7 @@ fi
 held_release b "deny and undeny mid-transfer"
 
 # (c) two EVs (one per plane): the last one that is not denied cannot be.
-echo 2 >"$ev_param"
+mrc_param_set ev_count 2
 held_start c -o write -s 65536 -n 16 -q 4 -S 23 || exit $KSFT_FAIL
 wait_until 120 held_done c
 qpn=$(c2 -j qp show dev "$MRC_DEV2" | jq '.[0].qpn')
@@ -199,7 +198,7 @@ held_release c "ev_count=2"
 
 # (d) a dump of 40 QPs x 256 EVs: each (QP, slot) once, the QPs whole
 # although each spans several messages.
-echo 256 >"$ev_param"
+mrc_param_set ev_count 256
 ip netns exec "$H1" timeout "$MRC_TOOL_TIMEOUT" ib_write_bw -d "$MRC_DEV1" -x "$MRC_GID1" \
 	-F -p 18515 -q 40 -s 4096 -D 20 >"$dir/bw.srv" 2>&1 &
 srv_pid=$!
@@ -221,5 +220,5 @@ cli_rc=$?
 wait "$srv_pid"
 srv_rc=$?
 check "ib_write_bw -q 40: client and server exit status" "0 0" "$cli_rc $srv_rc"
-echo "$ev_default" >"$ev_param"
+mrc_params_restore
 mrc_finish

@@ -132,7 +132,7 @@ skips=$(($(mrc_counter_sum "$H2" "$MRC_DEV2" ev_skips) - skips0))
 # "EVS ECN TX" of the client's plane-0 EVs through spine 0 (uSID 2000, the
 # carrier's fourth group), then the same of every other EV of plane 0, then the
 # CE echoes counted on EVs of the other planes.
-ev_split=$(ip netns exec "$H2" "$MRCCTL" -j qp show dev "$MRC_DEV2" | jq -r '
+ev_split=$("$MRCCTL" -n "$H2" -j qp show dev "$MRC_DEV2" | jq -r '
 	[.[].evs[]] as $e
 	| ($e | map(select(.plane == 0))
 	      | group_by((.srv6_da // "") | split(":")[3] != "2000")
@@ -171,7 +171,7 @@ recovered() { [ "$(mrc_counter "$H2" "$MRC_DEV2" 1 ev_recovered)" -gt "$1" ]; }
 # dead_good: the client's GOOD EVs of plane 0 whose entropy picks path $dead
 dead_good()
 {
-	ip netns exec "$H2" "$MRCCTL" -j qp show dev "$MRC_DEV2" |
+	"$MRCCTL" -n "$H2" -j qp show dev "$MRC_DEV2" |
 		jq --argjson s "$S" --argjson k "$dead" '[.[] | .evs[]? |
 			select(.plane == 0 and .state == "good" and
 			       .value % 16384 % $s == $k)] | length'
@@ -232,7 +232,7 @@ direct_paths()
 # (entropy mod S + 1); it alone is retired.
 direct_paths "$P"
 args+=(path plane 0 usids "$(fabric_usid 1 0 2),$(fabric_usid 2 0 15),$(fabric_usid 1 0 1),$(fabric_usid 3 0 1)")
-run_rc ip netns exec "$H2" "$MRCCTL" srv6 set dev "$MRC_DEV2" peer fd00:0::1 locator fc00:0 \
+run_rc "$MRCCTL" -n "$H2" srv6 set dev "$MRC_DEV2" peer fd00:0::1 locator fc00:0 \
 	"${args[@]}"
 check "srv6 set: $((P * S + 1)) explicit paths, one through a missing spine" "0" "$rc"
 scenario_start
@@ -262,7 +262,7 @@ loop_da=$(printf 'fc00:0:%s:%s:%s:%s:%s:%s' "${loop[@]:0:6}")
 loop_seg=$(printf 'fc00:0:%s:%s::' "${loop[@]:6:2}")
 direct_paths "$lp"
 args+=(path plane "$lp" usids "$(IFS=,; echo "${loop[*]}")")
-run_rc ip netns exec "$H2" "$MRCCTL" srv6 set dev "$MRC_DEV2" peer fd00:0::1 locator fc00:0 \
+run_rc "$MRCCTL" -n "$H2" srv6 set dev "$MRC_DEV2" peer fd00:0::1 locator fc00:0 \
 	"${args[@]}"
 check "srv6 set: plane $lp's only path is an 8-uSID loop ($loop_da seg $loop_seg)" "0" "$rc"
 loop_spines=(0 1 "$third") nloop=$((S > 2 ? 3 : 2))
@@ -282,7 +282,7 @@ held_start e -o write -s 1m -n "$(mrc_scaled 8)" -q 8 -S 15 || exit $KSFT_FAIL
 wait_until 120 held_done e
 check "8-uSID loop on plane $lp: the transfer finished" "0" "$?"
 tx=$(($(mrc_counter "$H2" "$MRC_DEV2" $((lp + 1)) tx_pkts) - tx0))
-j=$(ip netns exec "$H2" "$MRCCTL" -j qp show dev "$MRC_DEV2")
+j=$("$MRCCTL" -n "$H2" -j qp show dev "$MRC_DEV2")
 read -r -a rx1 <<<"$(loop_rx | paste -sd ' ')"
 check_match "8-uSID loop: the client sent over 100 packets on plane $lp ($tx)" \
 	'^[1-9][0-9]{2,}$' "$tx"

@@ -17,14 +17,12 @@ mrc_require_setpriv
 mrc_require_cmds jq
 dir=$(mktemp -d)
 MRC_HELD_DIR=$dir
-ev_param=/sys/module/mrc/parameters/ev_count
-trap 'touch "$dir/release"; wait; mrc_dev_pair_del; topo_destroy; rm -rf "$dir"' EXIT
+trap 'touch "$dir/release"; wait; mrc_params_restore; mrc_dev_pair_del; topo_destroy; rm -rf "$dir"' EXIT
 mrc_unload
 topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_dev_pair 2 || exit $KSFT_FAIL
-ev_default=$(cat "$ev_param")
 
-c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
+c2() { "$MRCCTL" -n "$H2" "$@"; }
 D=$MRC_DEV2
 # The client's entry for the server: the QP of section (d) sends along it.
 gen_args=(dev "$D" peer fd00:0::1 locator fc00:0 usids 1001,2000,1002,3002
@@ -216,7 +214,7 @@ MRC_GID1=$(mrc_gid_index "$H1" "$MRC_DEV1" 1 fd00:0::1)
 MRC_GID2=$(mrc_gid_index "$H2" "$MRC_DEV2" 1 fd00:0::2)
 check_match "IPv6 GIDs of fd00:0::1/fd00:0::2 on port 1" '^[0-9]+ [0-9]+$' \
 	"$MRC_GID1 $MRC_GID2"
-echo 8 >"$ev_param"
+mrc_param_set ev_count 8
 held_start d -o write -s 4096 -n 16 -q 4 -S 31 || exit $KSFT_FAIL
 # The AV is set (and the entry taken) when the QP has its EVs.
 qp_evs() { [ "$(c2 -j qp show dev "$D" | jq -r '.[0].evs | length')" = 8 ]; }
@@ -243,7 +241,7 @@ check_match "qp show: human EV line ends with via DA" \
 	'^    slot 0 plane [01] value 0x[0-9a-f]{8} sport [0-9]+ state good tx_pkts [0-9]+ retx [0-9]+ losses [0-9]+ ecn [0-9]+ retired [0-9]+ via fc00:0:1[01]01:2[01]0[0-3]:1[01]02:3[01]02::$' \
 	"$(c2 qp show dev "$D" | sed -n 2p)"
 check "the server's QP (no entry for its peer) shows no via" "0" \
-	"$(ip netns exec "$H1" "$MRCCTL" -j qp show dev "$MRC_DEV1" |
+	"$("$MRCCTL" -n "$H1" -j qp show dev "$MRC_DEV1" |
 		jq '[.[0].evs[] | select(has("srv6_da"))] | length')"
 wait_until 120 held_done d
 check "the transfer over SRv6 finished" "0" "$?"
@@ -251,5 +249,5 @@ held_release d "transfer over SRv6 paths"
 # Every data packet the client sent went through the server's End.DT6.
 dt6=$(ip -n "$H1" -s -6 route show fc00::/32 | sed -n 's/.* packets \([0-9]*\) .*/\1/p')
 check_match "the server decapsulated packets (End.DT6 count $dt6)" '^[1-9][0-9]*$' "$dt6"
-echo "$ev_default" >"$ev_param"
+mrc_params_restore
 mrc_finish

@@ -23,7 +23,7 @@ dev_del_all()
 {
 	local d
 	for d in "${devs[@]}"; do
-		ip netns exec "${d%%:*}" "$MRCCTL" dev del "${d#*:}" 2>/dev/null
+		"$MRCCTL" -n "${d%%:*}" dev del "${d#*:}" 2>/dev/null
 	done
 	devs=()
 }
@@ -41,7 +41,7 @@ dev_on()
 	ns=$(fabric_ns "h$1")
 	DEV[$1]=mrc-h$1-$MRC_SUFFIX
 	# shellcheck disable=SC2046
-	run_rc ip netns exec "$ns" "$MRCCTL" dev add "${DEV[$1]}" $(topo_plane_args "$P")
+	run_rc "$MRCCTL" -n "$ns" dev add "${DEV[$1]}" $(topo_plane_args "$P")
 	check "dev add on host $1 over $P planes" "0" "$rc"
 	[ "$rc" = 0 ] || { echo "# $out"; return 1; }
 	devs+=("$ns:${DEV[$1]}")

@@ -24,8 +24,8 @@ mrc_unload
 topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_dev_pair 2 || exit $KSFT_FAIL
 
-c1() { ip netns exec "$H1" "$MRCCTL" "$@"; }
-c2() { ip netns exec "$H2" "$MRCCTL" "$@"; }
+c1() { "$MRCCTL" -n "$H1" "$@"; }
+c2() { "$MRCCTL" -n "$H2" "$@"; }
 sum_counter() { echo $(($(mrc_counter_sum "$H1" "$MRC_DEV1" "$1") + $(mrc_counter_sum "$H2" "$MRC_DEV2" "$1"))); }
 
 # 32 EVs, 16 per plane, and spares to retire into.

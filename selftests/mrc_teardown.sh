@@ -72,7 +72,7 @@ ip -n "$H1" link del p1
 check "plane deleted: ip link del p1 returns" "0" "$?"
 finish_xfer "plane deleted"
 check_eventually "plane deleted: $MRC_DEV1 keeps one plane" "1" \
-	sh -c "ip netns exec $H1 $MRCCTL -j dev show $MRC_DEV1 | jq '.[0].planes | length'"
+	sh -c "$MRCCTL -n $H1 -j dev show $MRC_DEV1 | jq '.[0].planes | length'"
 check_xfer "plane deleted: the device still transfers" -o write -s 65536 -n 16
 mrc_dev_pair_del
 topo_destroy
@@ -85,7 +85,7 @@ ip -n "$H1" link del p0
 check "only plane deleted: ip link del p0 returns" "0" "$?"
 finish_xfer "only plane deleted"
 in_rdma=$(rdma dev show "$MRC_DEV1" >/dev/null 2>&1 && echo present || echo absent)
-in_mrc=$(ip netns exec "$H1" "$MRCCTL" -j dev show | jq -r --arg d "$MRC_DEV1" \
+in_mrc=$("$MRCCTL" -n "$H1" -j dev show | jq -r --arg d "$MRC_DEV1" \
 	'[.[] | select(.name == $d)] | if length > 0 then "present" else "absent" end')
 check "only plane deleted: RDMA device and mrc device agree ($in_rdma)" "$in_rdma" "$in_mrc"
 mrc_dev_pair_del

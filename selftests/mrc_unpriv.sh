@@ -20,10 +20,10 @@ for who in nocap nobody; do
 	check "$who: dev add refused with EPERM" \
 		"Error: Operation not permitted (EPERM)" "$out"
 	check "$who: refused dev add created nothing" "[]" \
-		"$(ip netns exec "$H1" "$MRCCTL" -j dev show)"
+		"$("$MRCCTL" -n "$H1" -j dev show)"
 done
 
-run_rc ip netns exec "$H1" "$MRCCTL" dev add mrc0 plane p0 plane p1
+run_rc "$MRCCTL" -n "$H1" dev add mrc0 plane p0 plane p1
 check "root: dev add succeeds" "0" "$rc"
 for who in nocap nobody; do
 	declare -n as=$who
@@ -31,12 +31,12 @@ for who in nocap nobody; do
 	check "$who: dev del refused with EPERM" \
 		"Error: Operation not permitted (EPERM)" "$out"
 	check "$who: device survives the refused dev del" "mrc0" \
-		"$(ip netns exec "$H1" "$MRCCTL" -j dev show | jq -r '.[0].name')"
+		"$("$MRCCTL" -n "$H1" -j dev show | jq -r '.[0].name')"
 	run_rc ip netns exec "$H1" "${as[@]}" "$MRCCTL" plane set dev mrc0 plane 1 admin down
 	check "$who: plane set refused with EPERM" \
 		"Error: Operation not permitted (EPERM)" "$out"
 	check "$who: plane stays admin up after the refused plane set" "up" \
-		"$(ip netns exec "$H1" "$MRCCTL" -j dev show mrc0 | jq -r '.[0].planes[1].admin')"
+		"$("$MRCCTL" -n "$H1" -j dev show mrc0 | jq -r '.[0].planes[1].admin')"
 	run_rc ip netns exec "$H1" "${as[@]}" timeout 20 "$MRCCTL" monitor count 1
 	check "$who: joining the events group refused with EPERM" \
 		"Error: Operation not permitted (EPERM)" "$out"

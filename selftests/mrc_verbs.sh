@@ -127,8 +127,8 @@ check "rdma link add $link type mrc netdev p0" "0" "$rc"
 check_match "rdma link: ibv_devinfo shows one active port" \
 	'state:[[:space:]]+PORT_ACTIVE' "$(ip netns exec "$H1" ibv_devinfo -d "$link")"
 check_match "rdma link: mrcctl lists the device over p0" "$link" \
-	"$(ip netns exec "$H1" "$MRCCTL" dev show)"
-run_rc ip netns exec "$H1" "$MRCCTL" dev del "$link"
+	"$("$MRCCTL" -n "$H1" dev show)"
+run_rc "$MRCCTL" -n "$H1" dev del "$link"
 check "rdma link: mrcctl dev del removes it" "0" "$rc"
 check "rdma link: the RDMA device is gone" "" "$(rdma dev show 2>/dev/null | grep -w "$link")"
 topo_destroy

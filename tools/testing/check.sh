@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: install what is missing, build the module and tools against both kernels,
-# run the static checkers, the KUnit suites in the debug VM and the selftests in the
-# stock and the debug VM. Every KUnit case and every selftest counts on its own; the
-# last line is "N passed, N failed[, N skipped]" and the exit status is non-zero when
-# anything failed, including a kernel splat in either guest.
+# run the static checkers, the selftests in the stock VM, and the KUnit suites and the
+# selftests in one debug VM boot. Every KUnit case and every selftest counts on its
+# own, and so does every way a run can end short: a guest without a status, a suite or
+# a test of the plan that never reported, a kernel report at any time. The output ends
+# with a table of the stages (wall time, passed, failed, skipped) and the line
+# "N passed, N failed[, N skipped]"; the exit status is non-zero when anything failed.
 #
-# Environment: MRC_CHECK_ONLY="stock debug kunit static" limits the stages (for a quick
-# loop while developing; make check itself always runs them all).
+# Environment: MRC_CHECK_ONLY="static stock debug" limits the stages (for a quick loop
+# while developing; make check itself always runs them all; "kunit" alone runs the
+# debug boot with the KUnit suites and no selftest). MRC_CHECK_TESTS="mrc_a.sh ..."
+# limits both VMs' selftests to those named.
 set -uo pipefail
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$tree" || exit 1
@@ -16,7 +20,7 @@ t=$tree/tools/testing
 logs=$tree/.build/check
 rm -rf "$logs"
 mkdir -p "$logs"
-only=${MRC_CHECK_ONLY:-static kunit stock debug}
+only=${MRC_CHECK_ONLY:-static stock debug}
 passed=0 failed=0 skipped=0
 failures=()
 
@@ -45,32 +49,66 @@ step()
 
 wants() { [[ " $only " == *" $1 "* ]]; }
 
-# count_tap FILE PREFIX: count the selftest runner's top-level TAP lines.
+# stage NAME: close the running stage (its wall time and its share of the counts) and
+# open NAME; "stage" alone closes the last one. stages.tsv feeds tools/testing/ci-budget.
+stage_name='' stage_t0=0 stage_p=0 stage_f=0 stage_s=0
+stage()
+{
+	local now
+	now=$(date +%s)
+	[ -z "$stage_name" ] ||
+		printf '%s\t%s\t%s\t%s\t%s\n' "$stage_name" $((now - stage_t0)) \
+			$((passed - stage_p)) $((failed - stage_f)) $((skipped - stage_s)) \
+			>>"$logs/stages.tsv"
+	stage_name=${1:-} stage_t0=$now stage_p=$passed stage_f=$failed stage_s=$skipped
+}
+
+# count_tap FILE PREFIX TEST...: count the selftest runner's top-level TAP lines; every
+# test of the plan must have reported, or it counts as failed.
 count_tap()
 {
-	local line n=0
+	local file=$1 prefix=$2 line t
+	shift 2
+	local -A seen=()
 	while IFS= read -r line; do
 		if [[ $line =~ ^ok\ [0-9]+\ selftests:\ mrc:\ ([^ ]+)\ \#\ SKIP ]]; then
-			result skip "$2 ${BASH_REMATCH[1]}" "(exit 4)"
+			result skip "$prefix ${BASH_REMATCH[1]}" "(exit 4)"
 		elif [[ $line =~ ^ok\ [0-9]+\ selftests:\ mrc:\ ([^ ]+) ]]; then
-			result pass "$2 ${BASH_REMATCH[1]}"
-		elif [[ $line =~ ^not\ ok\ [0-9]+\ selftests:\ mrc:\ (.+) ]]; then
-			result fail "$2 ${BASH_REMATCH[1]}"
+			result pass "$prefix ${BASH_REMATCH[1]}"
+		elif [[ $line =~ ^not\ ok\ [0-9]+\ selftests:\ mrc:\ ([^ ]+)(.*) ]]; then
+			result fail "$prefix ${BASH_REMATCH[1]}${BASH_REMATCH[2]}"
 		else
 			continue
 		fi
-		n=$((n + 1))
-	done <"$1"
-	[ $n -gt 0 ] || result fail "$2 selftests reported no result"
+		seen[${BASH_REMATCH[1]}]=1
+	done <"$file"
+	for t in "$@"; do
+		[ -n "${seen[$t]:-}" ] || result fail "$prefix $t (in the plan, never reported)"
+	done
 }
 
-# count_ktap FILE: KUnit cases are the 4-space-indented results inside each suite.
+# count_ktap FILE SUITE...: KUnit cases are the 4-space-indented results inside each
+# suite; each suite must print its "1..N" plan and N results, and every suite the
+# sources define (mrc/tests/*.c) must be there, so that one dropped from Kbuild or
+# ended by a crash counts as failed instead of vanishing from the count.
 count_ktap()
 {
-	local line suite='' n=0
+	local file=$1 line suite='' plan=0 n=0 s
+	shift
+	local -A seen=()
+	close_suite()
+	{
+		[ -n "$suite" ] || return 0
+		seen[$suite]=1
+		[ "$plan" -gt 0 ] && [ "$n" = "$plan" ] ||
+			result fail "kunit $suite: $n results for a plan of $plan"
+	}
 	while IFS= read -r line; do
 		if [[ $line =~ ^\ {4}#\ Subtest:\ (.+)$ ]]; then
-			suite=${BASH_REMATCH[1]}
+			close_suite
+			suite=${BASH_REMATCH[1]} plan=0 n=0
+		elif [[ $line =~ ^\ {4}1\.\.([0-9]+)$ ]]; then
+			plan=${BASH_REMATCH[1]}
 		elif [[ $line =~ ^\ {4}ok\ [0-9]+\ (.+)\ \#\ SKIP(.*)$ ]]; then
 			result skip "kunit $suite.${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
 			n=$((n + 1))
@@ -84,11 +122,32 @@ count_ktap()
 			# a suite can fail outside its cases (init/exit)
 			result fail "kunit suite ${BASH_REMATCH[1]}"
 		fi
-	done <"$1"
-	[ $n -gt 0 ] || result fail "kunit reported no case"
+	done <"$file"
+	close_suite
+	for s in "$@"; do
+		[ -n "${seen[$s]:-}" ] || result fail "kunit $s (defined in mrc/tests, never reported)"
+	done
 }
 
-# vm_run NAME FLAVOUR LOG LIMIT CMD: boot, run, and count "guest log clean" on its own.
+# selftest_plan [EXCLUDED...]: the selftests a VM runs, in TEST_PROGS order.
+selftest_plan()
+{
+	local t x
+	for t in $(make -s --no-print-directory -C "$tree/selftests" print-tests); do
+		for x in "$@"; do [ "$t" = "$x" ] && continue 2; done
+		[ -z "${MRC_CHECK_TESTS:-}" ] || [[ " $MRC_CHECK_TESTS " == *" $t "* ]] || continue
+		echo "$t"
+	done
+}
+
+# The KUnit suites the sources define, whether or not Kbuild builds them.
+kunit_suites()
+{
+	sed -n 's/^[[:space:]]*\.name = "\(mrc-[a-z0-9-]*\)",$/\1/p' "$tree"/mrc/tests/*_test.c | sort
+}
+
+# vm_run NAME FLAVOUR LOG LIMIT CMD: boot, run, and judge how the guest ended, on its
+# own: it must report a status (not die, not hang) and print no kernel report.
 # LIMIT (seconds) is generous: TCG on a busy 2-core host runs several times slower
 # than on an idle one, and a time-out must mean a hang, not a loaded machine.
 vm_run()
@@ -101,35 +160,44 @@ vm_run()
 	# the failures' own explanations, and the harness's verdict
 	grep -E '^(# )*(not ok|#   |vm.sh:|splat-scan:)|FAILED at|^ {4}Expected|^ {4}[0-9]+:|^ {8}[^ ]' \
 		"$log" | sed 's/^/# /' || true
-	[ -e "$out/boot-splat" ] &&
-		result skip "$name: boot without kernel reports" \
-			"(kernel report during two boots before mrc loaded; lockdep was off)"
 	case $rc in
-	0) result pass "$name: guest log clean, status 0" ;;
-	125) result fail "$name: kernel splat in the guest log" ;;
-	124) result fail "$name: timed out" ;;
-	*) if "$t/vm/splat-scan.sh" "$out" >/dev/null; then
-		result pass "$name: guest log clean"
-	else
-		result fail "$name: kernel splat in the guest log"
-	fi ;;
+	124) result fail "$name: guest ended within ${limit} s (it hung)" ;;
+	126) result fail "$name: guest reported its status (it died)" ;;
+	*) result pass "$name: guest reported its status" ;;
 	esac
+	if [ "$rc" = 125 ] || ! "$t/vm/splat-scan.sh" "$out" >/dev/null; then
+		result fail "$name: no kernel report from boot to power-off"
+	else
+		result pass "$name: no kernel report from boot to power-off"
+	fi
 	return 0
 }
 
 start=$(date +%s)
+rm -f "$logs/stages.tsv"
+stage "packages"
 step "packages installed" deps "$t/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+stage "builds"
 stock_ok=0 debug_ok=0
 step "build mrc.ko against stock $("$t/vm/stock-kver.sh") (W=1, no warnings)" build-stock \
 	"$t/build.sh" stock && stock_ok=1
 step "build mrcctl and mrc-xfer" build-tools \
 	sh -c 'make -s -C tools/mrcctl && make -s -C tools/mrc-xfer' || stock_ok=0
 if wants static; then
+	stage "static checks"
 	step "checkpatch --strict" checkpatch "$t/checkpatch.sh"
 	step "sparse C=2 against stock headers" sparse "$t/build.sh" stock sparse
 fi
 if wants kunit || wants debug; then
+	# A cold cache builds the kernel here: its own stage, so that ci-budget can tell
+	# a warm run from a cold one.
+	if [ -f "$("$t/vm/debug-kernel.sh" --path)/.done" ]; then
+		stage "debug kernel (cached)"
+	else
+		stage "debug kernel (built)"
+	fi
 	step "debug kernel built or cached" debug-kernel "$t/vm/debug-kernel.sh" &&
+		stage "debug builds" &&
 		step "build mrc.ko + mrc_test.ko against the debug kernel (W=1, no warnings)" \
 			build-debug "$t/build.sh" debug && debug_ok=1
 	# The KUnit suites only build against the debug kernel: check them there too.
@@ -138,22 +206,19 @@ if wants kunit || wants debug; then
 fi
 
 if wants stock; then
-	if [ $stock_ok = 1 ]; then
-		vm_run "stock VM selftests" stock stock-selftests 2400 selftests/run.sh
-		count_tap "$logs/stock-selftests.log" "stock:"
+	stage "stock VM"
+	mapfile -t plan < <(selftest_plan)
+	if [ ${#plan[@]} = 0 ]; then
+		:	# MRC_CHECK_TESTS named none of them
+	elif [ $stock_ok = 1 ]; then
+		vm_run "stock VM" stock stock-selftests 2400 selftests/run.sh "${plan[@]}"
+		count_tap "$logs/stock-selftests.log" "stock:" "${plan[@]}"
 	else
-		result skip "stock VM selftests" "(build failed)"
+		result fail "stock VM (not run: the build failed)"
 	fi
 fi
-if wants kunit; then
-	if [ $debug_ok = 1 ]; then
-		vm_run "debug VM KUnit" debug kunit 1200 tools/testing/kunit.sh
-		count_ktap "$logs/kunit.log"
-	else
-		result skip "debug VM KUnit" "(build failed)"
-	fi
-fi
-if wants debug; then
+if wants kunit || wants debug; then
+	stage "debug VM"
 	if [ $debug_ok = 1 ] && [ $stock_ok = 1 ]; then
 		# mrc_fabric.sh checks the test fabric itself (the kernel's seg6local, the
 		# static routes), not mrc: the stock VM runs it. mrc_stev.sh's data path differs from
@@ -165,20 +230,22 @@ if wants debug; then
 		# which paths retire when spines fail, a question of timing the stock
 		# VM answers; the debug kernel checks the same SRv6 data path in
 		# mrc_srv6_ctl.sh and its retirement and probe code in mrc_multipath.sh.
-		# That keeps the debug VM inside CI's time (stop 15's CI took 74 of
-		# its 90 minutes). Its limit, 70 minutes, is what CI leaves it after the
-		# other stages (about 18): a guest that hangs or livelocks ends here with
-		# its results counted, not with CI's own kill.
-		# shellcheck disable=SC2046
-		vm_run "debug VM selftests" debug debug-selftests 4200 selftests/run.sh \
-			$(make -s --no-print-directory -C "$t/../../selftests" print-tests | tr ' ' '\n' |
-				grep -vx -e mrc_fabric.sh -e mrc_stev.sh -e mrc_srv6_hosts.sh \
-					-e mrc_srv6.sh)
-		count_tap "$logs/debug-selftests.log" "debug:"
+		# The KUnit suites run first in the same boot (debug-guest.sh). The limit
+		# is what CI's 90 minutes leave this stage: a guest that hangs or livelocks
+		# ends here with its results counted, not with CI's own kill.
+		plan=()
+		wants debug && mapfile -t plan < <(selftest_plan mrc_fabric.sh mrc_stev.sh \
+			mrc_srv6_hosts.sh mrc_srv6.sh)
+		vm_run "debug VM" debug debug-selftests 4200 tools/testing/debug-guest.sh "${plan[@]}"
+		mapfile -t suites < <(kunit_suites)
+		touch "$logs/debug-selftests-vm/kunit.tap"
+		count_ktap "$logs/debug-selftests-vm/kunit.tap" "${suites[@]}"
+		[ ${#plan[@]} = 0 ] || count_tap "$logs/debug-selftests.log" "debug:" "${plan[@]}"
 	else
-		result skip "debug VM selftests" "(build failed)"
+		result fail "debug VM (not run: a build failed)"
 	fi
 fi
+stage
 
 # One line per VM with each test's seconds: CI shows only the end of this output,
 # and the time budget is what it most needs to see.
@@ -187,8 +254,9 @@ for f in stock-selftests debug-selftests; do
 	echo "# $f times (s): $(sed -n 's/^# \(mrc_[a-z0-9_]*\)\.sh: \([0-9]*\) s$/\1 \2/p' \
 		"$logs/$f.log" | paste -sd ' ')"
 done
-echo "# make check took $(( $(date +%s) - start )) s; logs in $logs"
 for f in "${failures[@]}"; do echo "# FAILED: $f"; done
+"$t/ci-budget" --table "$logs/stages.tsv"
+echo "# make check took $(( $(date +%s) - start )) s; logs in $logs"
 line="$passed passed, $failed failed"
 [ $skipped -gt 0 ] && line="$line, $skipped skipped"
 echo "$line"
