@@ -26,6 +26,9 @@
 # to power-off): then 125; 124 on timeout (the console's last lines are printed);
 # 126 when the guest died before reporting a status (triple fault, QEMU killed).
 #
+# MRC_VM_APPEND adds to the kernel command line (investigations: boot-check.sh with
+# nokaslr, a tracing option, ...).
+#
 # The tree (and the debug kernel's cache) reach the guest on 9p shares of their own,
 # mounted at their host paths, so a clone under /root, /tmp or /var/tmp (tmpfs in the
 # guest) works like any other.
@@ -137,6 +140,7 @@ append="console=ttyS0,115200 panic=-1 log_buf_len=8M mitigations=off rdinit=/ini
 append="$append hung_task_timeout_secs=120 loglevel=6"
 # Every KASAN report, not only a boot's first: a report must never hide the next one.
 [ "$flavour" = debug ] && append="$append kasan_multi_shot"
+[ -z "${MRC_VM_APPEND:-}" ] || append="$append $MRC_VM_APPEND"
 mem=2G
 [ "$flavour" = debug ] && mem=4G
 qemu=(qemu-system-x86_64 -machine q35 -accel tcg,thread=multi -cpu max -smp 2 -m "$mem"
