@@ -171,7 +171,8 @@ elapsed=$(( $(date +%s) - start ))
 rc=126
 if [ -f "$out/rc" ]; then
 	rc=$(cat "$out/rc")
-elif [ $qrc = 137 ]; then
+elif [ $qrc = 137 ] && [ $elapsed -ge "$timeout" ]; then
+	# (137 is also what a QEMU killed by someone else returns: that is a death)
 	echo "vm.sh: guest killed after the ${timeout}s time limit; the console's last lines:" >&2
 	tail -n 25 "$out/console.log" | sed 's/^/vm.sh:   /' >&2
 	rc=124
