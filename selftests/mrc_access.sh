@@ -29,6 +29,12 @@ for bad in rkey past_end before_start; do
 		"$(grep -E '^(ok|fail) ' <<<"$cli_out")"
 	check "$bad: the same verdict on the server" "$want" "$(grep -E '^(ok|fail) ' <<<"$srv_out")"
 	check "$bad: exit status" "0 0" "$srv_rc $cli_rc"
+	# a requester left without its error completion: what each side saw
+	[ "$srv_rc$cli_rc" = 00 ] || for c in nack_rx nack_tx_rkey nack_tx_access retransmits \
+		rto_timeouts retry_exceeded qp_errors rx_malformed; do
+		echo "#   $c: server $(mrc_counter_sum "$H1" "$MRC_DEV1" $c)," \
+			"client $(mrc_counter_sum "$H2" "$MRC_DEV2" $c)"
+	done
 	after=$(mrc_counter_sum "$H1" "$MRC_DEV1" "$counter")
 	mrc_checks=$((mrc_checks + 1))
 	if [[ $before =~ ^[0-9]+$ && $after =~ ^[0-9]+$ ]] && [ "$after" -gt "$before" ]; then
