@@ -49,27 +49,25 @@ step()
 
 wants() { [[ " $only " == *" $1 "* ]]; }
 
-# stage NAME: close the running stage (its wall time and its share of the counts) and
-# open NAME; "stage" alone closes the last one. stages.tsv feeds tools/testing/ci-budget.
+# stage_row NAME T0 P0 F0 S0 [sub]: one row of stages.tsv (which feeds
+# tools/testing/ci-budget): the wall time since T0 and the counts added since P0/F0/S0.
+stage_row()
+{
+	{
+		printf '%s\t%s\t%s\t%s\t%s' "$1" $(($(date +%s) - $2)) \
+			$((passed - $3)) $((failed - $4)) $((skipped - $5))
+		[ -z "${6:-}" ] || printf '\t%s' "$6"
+		echo
+	} >>"$logs/stages.tsv"
+}
+
+# stage NAME: close the running stage and open NAME; "stage" alone closes the last one.
 stage_name='' stage_t0=0 stage_p=0 stage_f=0 stage_s=0
 stage()
 {
-	local now
-	now=$(date +%s)
 	[ -z "$stage_name" ] ||
-		printf '%s\t%s\t%s\t%s\t%s\n' "$stage_name" $((now - stage_t0)) \
-			$((passed - stage_p)) $((failed - stage_f)) $((skipped - stage_s)) \
-			>>"$logs/stages.tsv"
-	stage_name=${1:-} stage_t0=$now stage_p=$passed stage_f=$failed stage_s=$skipped
-}
-
-# substage NAME T0 P0 F0 S0: a row for work that ran beside the stages (a VM in the
-# background) from T0 until now, with the counts it added since P0/F0/S0; ci-budget
-# shows it under the stage it ended in and leaves it out of the total.
-substage()
-{
-	printf '%s\t%s\t%s\t%s\t%s\tsub\n' "$1" $(($(date +%s) - $2)) \
-		$((passed - $3)) $((failed - $4)) $((skipped - $5)) >>"$logs/stages.tsv"
+		stage_row "$stage_name" "$stage_t0" "$stage_p" "$stage_f" "$stage_s"
+	stage_name=${1:-} stage_t0=$(date +%s) stage_p=$passed stage_f=$failed stage_s=$skipped
 }
 
 # count_tap FILE PREFIX TEST...: count the selftest runner's top-level TAP lines; every
@@ -195,7 +193,8 @@ vm_judge()
 		result pass "$name: no kernel report from boot to power-off"
 	fi
 	[ $# = 0 ] || "$@"
-	substage "$name" "${vm_t0[$id]}" "$p0" "$f0" "$s0"
+	# a VM ran beside the stages: ci-budget shows its row but leaves it out of the total
+	stage_row "$name" "${vm_t0[$id]}" "$p0" "$f0" "$s0" sub
 }
 
 start=$(date +%s)
