@@ -1338,14 +1338,21 @@ static void ev_sack_plane_rtt_tracks_longest(struct kunit *test)
 	struct mrc_ev *e = &f->qp->evs->ev[5];
 	u32 *rtt = f->qp->req.plane_rtt_us, m, i;
 	u8 pl = e->plane;
+	u64 t0;
 
 	ev_sack_echo(f, e->value, 1000);
 	KUNIT_EXPECT_GE(test, rtt[pl], 1000);
+	t0 = ktime_get_ns();
 	ev_sack_echo(f, e->value, 80000);
 	m = rtt[pl];
 	KUNIT_EXPECT_GE(test, m, 80000);
-	/* Within a millisecond of what the echo said, however slow this runs. */
-	KUNIT_EXPECT_LT(test, m, 81000);
+	/*
+	 * The sample is what the echo said plus the time the echo took to be
+	 * handled, which a loaded TCG host stretches past any fixed margin:
+	 * the bound is that time, measured here.
+	 */
+	KUNIT_EXPECT_LE(test, m,
+			80000 + div_u64(ktime_get_ns() - t0, NSEC_PER_USEC) + 1);
 	ev_sack_echo(f, e->value, 1000);
 	KUNIT_EXPECT_LT(test, rtt[pl], m);
 	KUNIT_EXPECT_GE(test, rtt[pl], m - (m - 1000) / 64);
