@@ -754,7 +754,10 @@ static double now(void)
  * Wait for completions without spinning (two busy pollers would starve a
  * two-CPU TCG guest).  Returns how many were polled; 0 when @watch_fd (the
  * TCP socket, -1 for none) became readable; -1 on @timeout_s (< 0: none)
- * without progress, a fatal async event or a verbs failure.
+ * without progress, a fatal async event or a verbs failure.  A QP that fails
+ * posts its completions before its fatal event, and one wakeup may bring
+ * both: the CQ is polled once more before the event ends the wait, or the
+ * failed WQE's own status (a refused write's remote access error) is lost.
  */
 static int poll_wcs(struct xfer *x, struct ibv_wc *wc, int max, int watch_fd,
 		    int timeout_s)
@@ -765,10 +768,11 @@ static int poll_wcs(struct xfer *x, struct ibv_wc *wc, int max, int watch_fd,
 	struct ibv_cq *ecq;
 	void *ectx;
 	int n, r, nfd;
+	bool fatal = false;
 
 	for (;;) {
 		n = ibv_poll_cq(x->cq, max, wc);
-		if (n)
+		if (n || fatal)
 			break;
 		if (ibv_req_notify_cq(x->cq, 0)) {
 			msg("ibv_req_notify_cq failed");
@@ -811,16 +815,16 @@ static int poll_wcs(struct xfer *x, struct ibv_wc *wc, int max, int watch_fd,
 			if (t == IBV_EVENT_DEVICE_FATAL || t == IBV_EVENT_QP_FATAL ||
 			    t == IBV_EVENT_CQ_ERR || t == IBV_EVENT_QP_ACCESS_ERR ||
 			    t == IBV_EVENT_QP_REQ_ERR)
-				return -1;
+				fatal = true;
 		}
-		if (nfd == 3 && pfd[2].revents)
+		if (nfd == 3 && pfd[2].revents && !fatal)
 			return 0;
 	}
 	if (n < 0) {
 		msg("ibv_poll_cq failed");
 		return -1;
 	}
-	return n;
+	return n ?: -1;
 }
 
 /* The digest of a received message (honours --corrupt). */
