@@ -41,6 +41,14 @@ after_test()
 		echo "left mrc in use (refcnt $(cat /sys/module/mrc/refcnt))"
 }
 
+# kernel_tail: what the kernel said during the failed test (its last 30 lines),
+# where a failure's cause often is (a plane lost, a QP's error): CI keeps only
+# the console's excerpt of the failure, not the guest's log.
+kernel_tail()
+{
+	grep -v 'mrc-selftest: ' "$scratch/dmesg" | tail -n 30 | sed 's/^/#   kernel: /'
+}
+
 echo "TAP version 13"
 echo "1..${#tests[@]}"
 n=0 failed=0 skipped=()
@@ -59,12 +67,14 @@ for t in "${tests[@]}"; do
 	if [ -n "$findings" ]; then
 		echo "$findings" | grep '^# '
 		why=$(echo "$findings" | grep -v '^# ' | paste -sd ';')
+		kernel_tail
 		echo "not ok $n selftests: mrc: $name # $why"
 		failed=$((failed + 1))
 		# Start the next test from a clean state, as far as that can be done.
 		for ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do ip netns del "$ns"; done
 		continue
 	fi
+	[ "$rc" = 0 ] || [ "$rc" = 4 ] || kernel_tail
 	case $rc in
 	0) echo "ok $n selftests: mrc: $name" ;;
 	4) echo "ok $n selftests: mrc: $name # SKIP"; skipped+=("$name") ;;
