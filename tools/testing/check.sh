@@ -223,6 +223,7 @@ if wants stock; then
 		result fail "stock VM (not run: the build failed)"
 	fi
 fi
+debug1_plan=() debug2_plan=()
 if wants kunit || wants debug; then
 	# A cold cache builds the kernel here: its own stage, so that ci-budget can tell
 	# a warm run from a cold one.
@@ -235,10 +236,6 @@ if wants kunit || wants debug; then
 		stage "debug builds" &&
 		step "build mrc.ko + mrc_test.ko against the debug kernel (W=1, no warnings)" \
 			build-debug "$t/build.sh" debug && debug_ok=1
-fi
-
-debug1_plan=() debug2_plan=()
-if wants kunit || wants debug; then
 	if [ $debug_ok = 1 ] && [ $stock_ok = 1 ]; then
 		# mrc_fabric.sh checks the test fabric itself (the kernel's seg6local, the
 		# static routes), not mrc: the stock VM runs it. mrc_stev.sh's data path differs from
