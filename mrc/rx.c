@@ -407,8 +407,13 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	kind = mrc_msg_kind(h->opcode);
 	if (kind == MRC_MSG_READ)
 		npkts = mrc_resp_read_npkts(qp, h);
-	/* Requesters cut READs into chunks; a longer one is not ours. */
-	if (npkts > MRC_READ_CHUNK_PKTS) {
+	/*
+	 * Requesters cut READs into chunks; a longer one is not ours.  Only
+	 * inside the window is that fatal: a PSN ahead of it is anyone's
+	 * guess (half the PSN space lies there), and a forged one must not
+	 * fail the QP.  Ahead of the window it is refused as any other.
+	 */
+	if (d < w && npkts > MRC_READ_CHUNK_PKTS) {
 		mrc_resp_fatal(qp, h, MRC_NACK_INVALID_REQUEST, out);
 		return;
 	}

@@ -637,8 +637,42 @@ static void rx_old_read_duplicate_is_harmless(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 101);
 }
 
+/*
+ * A READ longer than a chunk is a protocol violation, fatal, but only from
+ * inside the window: ahead of it, where any forged PSN lands with even
+ * odds, it is refused with the window as any other packet there, and the
+ * QP carries on.
+ */
+static void rx_long_read_ahead_of_window_not_fatal(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	u32 len = (MRC_READ_CHUNK_PKTS + 1) * f->qp->mtu;
+	u32 w = f->qp->resp.window, far = (100 + 0x7fffff) & MRC_PSN_MASK;
+	struct mrc_hdrs h;
+
+	h = req(MRC_OP_READ_REQ, 100 + w, 0, 0, 0, len);
+	tf_resp_rcv(f, &h, NULL);
+	expect_nack(f, 100 + w, MRC_NACK_PSN_OOR_WINDOW, w, 100);
+	h = req(MRC_OP_READ_REQ, far, 0, 0, 0, len);
+	tf_resp_rcv(f, &h, NULL);
+	expect_nack(f, far, MRC_NACK_PSN_OOR_WINDOW, w, 100);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_OOR), 2);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_INVALID), 0);
+
+	/* The same READ inside the window fails the QP. */
+	h = req(MRC_OP_READ_REQ, 100 + w - 1, 0, 0, 0, len);
+	tf_resp_rcv(f, &h, NULL);
+	expect_nack(f, 100 + w - 1, MRC_NACK_INVALID_REQUEST, 0, 100);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_INVALID), 1);
+}
+
 static struct kunit_case mrc_rx_cases[] = {
 	KUNIT_CASE(rx_old_read_duplicate_is_harmless),
+	KUNIT_CASE(rx_long_read_ahead_of_window_not_fatal),
 	KUNIT_CASE(rx_in_order_advances_cum),
 	KUNIT_CASE(rx_gap_sets_sack_bits),
 	KUNIT_CASE(rx_far_arrival_reported_with_neighbours),
