@@ -29,6 +29,8 @@
 
 #include <linux/mrc.h>
 
+#include "mrcctl.h"
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define EXIT_USAGE	1
@@ -36,9 +38,6 @@
 
 /* Large enough for any dump part the kernel builds for us. */
 #define NL_BUF_SIZE	32768
-
-static bool json;
-static bool pretty;
 
 /* ---- errors ---------------------------------------------------------- */
 
@@ -142,123 +141,6 @@ static int usage_error(const char *msg, const char *arg)
 		fprintf(stderr, "mrcctl: %s\n", msg);
 	usage(stderr);
 	exit(EXIT_USAGE);
-}
-
-/* ---- JSON printer ---------------------------------------------------- */
-
-/*
- * Just enough JSON for our output: nested objects and arrays of strings and
- * unsigned numbers.  first[] tracks, per depth, whether a comma is due.
- */
-#define JSON_MAX_DEPTH 8
-
-static int j_depth;
-static bool j_first[JSON_MAX_DEPTH] = { true };
-
-static void j_indent(int depth)
-{
-	int i;
-
-	putchar('\n');
-	for (i = 0; i < depth; i++)
-		fputs("    ", stdout);
-}
-
-static void j_string(const char *s)
-{
-	const unsigned char *p;
-
-	putchar('"');
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", stdout);
-			break;
-		case '\\':
-			fputs("\\\\", stdout);
-			break;
-		case '\n':
-			fputs("\\n", stdout);
-			break;
-		case '\t':
-			fputs("\\t", stdout);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				printf("\\u%04x", *p);
-			else
-				putchar(*p);
-		}
-	}
-	putchar('"');
-}
-
-/* Comma, line break and key that precede every value. */
-static void j_key(const char *key)
-{
-	if (!j_first[j_depth])
-		putchar(',');
-	j_first[j_depth] = false;
-	if (pretty && j_depth)
-		j_indent(j_depth);
-	if (key) {
-		j_string(key);
-		fputs(pretty ? ": " : ":", stdout);
-	}
-}
-
-static void j_open(const char *key, char c)
-{
-	j_key(key);
-	putchar(c);
-	j_depth++;
-	j_first[j_depth] = true;
-}
-
-static void j_close(char c)
-{
-	bool empty = j_first[j_depth];
-
-	j_depth--;
-	if (pretty && !empty)
-		j_indent(j_depth);
-	putchar(c);
-	if (!j_depth)
-		putchar('\n');
-}
-
-/* A dump prints one list of objects: the first object opens it. */
-static void j_list_item(bool *opened)
-{
-	if (!*opened)
-		j_open(NULL, '[');
-	*opened = true;
-}
-
-/*
- * After a dump: close its list, or print an empty one when the kernel sent
- * nothing, so that stdout is valid JSON even when the kernel stopped the
- * dump midway; nothing when the request failed before any object.
- */
-static void j_list_end(bool opened, int ret)
-{
-	if (!opened && ret)
-		return;
-	if (!opened)
-		j_open(NULL, '[');
-	j_close(']');
-}
-
-static void j_str(const char *key, const char *val)
-{
-	j_key(key);
-	j_string(val);
-}
-
-static void j_uint(const char *key, __u64 val)
-{
-	j_key(key);
-	printf("%llu", (unsigned long long)val);
 }
 
 /* ---- netlink --------------------------------------------------------- */
