@@ -10,6 +10,7 @@
 #define _MRCCTL_H
 
 #include <stdbool.h>
+#include <stdnoreturn.h>
 
 #include <libmnl/libmnl.h>
 #include <linux/types.h>
@@ -60,5 +61,22 @@ int parse_nest(struct nl *nl, const struct nlattr *nest,
 	       const struct nlattr **tb, unsigned int max,
 	       const enum mnl_attr_data_type *types);
 int resolve_family(struct nl *nl);
+
+/* mrcctl.c */
+/*
+ * Says what is wrong with the command line and exits 1.  Callers rely on it
+ * not returning, like the compiler, which must know it to see their
+ * variables set on every path that goes on.
+ */
+noreturn int usage_error(const char *msg, const char *arg);
+bool parse_u64(const char *s, unsigned long long max,
+	       unsigned long long *val);
+__u32 parse_u32_arg(const char *what, const char *s);
+
+/* dev.c */
+extern const enum mnl_attr_data_type plane_types[MRC_A_PLANE_MAX + 1];
+
+const char *plane_admin(const struct nlattr **tb);
+int cmd_dev(struct nl *nl, int argc, char **argv);
 
 #endif /* _MRCCTL_H */
