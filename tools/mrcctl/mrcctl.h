@@ -79,4 +79,8 @@ extern const enum mnl_attr_data_type plane_types[MRC_A_PLANE_MAX + 1];
 const char *plane_admin(const struct nlattr **tb);
 int cmd_dev(struct nl *nl, int argc, char **argv);
 
+/* profile.c */
+int cmd_evprofile(struct nl *nl, int argc, char **argv);
+int cmd_ccprofile(struct nl *nl, int argc, char **argv);
+
 #endif /* _MRCCTL_H */
