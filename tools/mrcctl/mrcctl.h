@@ -10,6 +10,7 @@
 #define _MRCCTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdnoreturn.h>
 
 #include <libmnl/libmnl.h>
@@ -82,5 +83,15 @@ int cmd_dev(struct nl *nl, int argc, char **argv);
 /* profile.c */
 int cmd_evprofile(struct nl *nl, int argc, char **argv);
 int cmd_ccprofile(struct nl *nl, int argc, char **argv);
+
+/* qp.c */
+extern const enum mnl_attr_data_type qp_types[MRC_A_QP_MAX + 1];
+extern const enum mnl_attr_data_type ev_types[MRC_A_EV_MAX + 1];
+/* By value of MRC_A_EV_STATE; the bound lets others take ARRAY_SIZE(). */
+extern const char *const ev_state_names[MRC_EV_STATE_DENIED + 1];
+
+const char *value_name(const char *const *names, size_t n, unsigned int v);
+int cmd_qp(struct nl *nl, int argc, char **argv);
+int cmd_ev(struct nl *nl, int argc, char **argv);
 
 #endif /* _MRCCTL_H */
