@@ -94,4 +94,7 @@ const char *value_name(const char *const *names, size_t n, unsigned int v);
 int cmd_qp(struct nl *nl, int argc, char **argv);
 int cmd_ev(struct nl *nl, int argc, char **argv);
 
+/* monitor.c */
+int cmd_monitor(struct nl *nl, int argc, char **argv);
+
 #endif /* _MRCCTL_H */
