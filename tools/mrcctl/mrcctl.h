@@ -97,4 +97,7 @@ int cmd_ev(struct nl *nl, int argc, char **argv);
 /* monitor.c */
 int cmd_monitor(struct nl *nl, int argc, char **argv);
 
+/* probe.c */
+int cmd_probe(struct nl *nl, int argc, char **argv);
+
 #endif /* _MRCCTL_H */
