@@ -100,4 +100,7 @@ int cmd_monitor(struct nl *nl, int argc, char **argv);
 /* probe.c */
 int cmd_probe(struct nl *nl, int argc, char **argv);
 
+/* plane.c */
+int cmd_plane(struct nl *nl, int argc, char **argv);
+
 #endif /* _MRCCTL_H */
