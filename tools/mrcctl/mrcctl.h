@@ -103,4 +103,8 @@ int cmd_probe(struct nl *nl, int argc, char **argv);
 /* plane.c */
 int cmd_plane(struct nl *nl, int argc, char **argv);
 
+/* srv6.c, srv6_show.c */
+int cmd_srv6(struct nl *nl, int argc, char **argv);
+int srv6_show(struct nl *nl, int argc, char **argv);
+
 #endif /* _MRCCTL_H */
