@@ -3,38 +3,29 @@
  * mrcctl: show and configure mrc devices through the "mrc" generic netlink
  * family.  Human output is meant for reading and for exact matching in tests;
  * -j prints the same data as JSON.  Exit status: 0 success, 1 usage error,
- * 2 error reported by the kernel or the netlink socket.
+ * 2 error reported by the kernel or the netlink socket.  This file holds
+ * main(): the global options, batch mode, the table of objects and the usage
+ * text, with the argument helpers all objects use; each object's commands
+ * are in a file of their own, declared in mrcctl.h.
  */
 
 #define _GNU_SOURCE	/* setns() */
-#include <arpa/inet.h>
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
-
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
-#include <linux/if.h>
-#include <linux/netlink.h>
-#include <linux/types.h>
-
-#include <linux/mrc.h>
 
 #include "mrcctl.h"
 
 #define EXIT_USAGE	1
 #define EXIT_KERNEL	2
-
-/* ---- errors ---------------------------------------------------------- */
 
 static void usage(FILE *f)
 {
@@ -118,8 +109,6 @@ __u32 parse_u32_arg(const char *what, const char *s)
 	return (__u32)v;
 }
 
-/* ---- version --------------------------------------------------------- */
-
 static int version_cb(const struct nlmsghdr *nlh, void *data)
 {
 	static const enum mnl_attr_data_type types[MRC_A_MAX + 1] = {
@@ -170,8 +159,6 @@ static int cmd_version(struct nl *nl, int argc, char **argv)
 		usage_error("version takes no arguments", NULL);
 	return nl_talk(nl, mrc_msg(nl, MRC_CMD_VERSION_GET, 0), version_cb, nl);
 }
-
-/* ---- main ------------------------------------------------------------ */
 
 static const struct {
 	const char *name;
