@@ -112,8 +112,14 @@ static inline u32 mrc_ev_flow_label(u32 value)
  *	path, since one EV is one FIFO path from each sending CPU
  * @acked_cpu: the CPU that packet left from
  * @changed: time of the last state change
- * @probe_at: ASSUMED_BAD: next probe (jiffies); @probe_ms its interval
- * @tx_pkts, @retx, @losses, @ecn, @retired: counters of the slot
+ * @probe_at: ASSUMED_BAD: next probe (jiffies)
+ * @probe_ms: ASSUMED_BAD: the interval of @probe_at
+ * @tx_pkts: counter of the slot: packets sent on it
+ * @retx: counter of the slot: retransmissions among them
+ * @losses: counter of the slot: losses its path was blamed for
+ * @ecn: counter of the slot: congestion signals (SKIP_ONCE verdicts,
+ *	trimmed NACKs)
+ * @retired: counter of the slot: entropies it replaced
  */
 struct mrc_ev {
 	u32 value;
@@ -147,11 +153,14 @@ struct mrc_ev {
  *	another retired entropy claims that slot already
  * @used: the entry holds an entropy
  * @probe_ok: probe answers so far
- * @probe_ms, @probe_at: the probe interval, and the next probe (jiffies)
- * @tx_seq, @acked_seq, @acked_cpu: the per-EV order of its value at
- *	retirement, resumed when it goes home: its old packets keep lower
+ * @probe_ms: the probe interval
+ * @probe_at: the next probe (jiffies)
+ * @tx_seq: with @acked_seq and @acked_cpu, the per-EV order of its value
+ *	at retirement, resumed when it goes home: its old packets keep lower
  *	sequence numbers than the new ones, so a late acknowledgment of an
  *	old packet cannot make a new one look overtaken
+ * @acked_seq: see @tx_seq
+ * @acked_cpu: see @tx_seq
  */
 struct mrc_ev_spare {
 	u16 entropy;
@@ -212,9 +221,10 @@ struct mrc_path {
  * @rnd: rotation shuffles and entropy draws
  * @qp: owner
  * @probe_timer: sends probes to ASSUMED_BAD EVs
- * @gone_value, @gone_acked, @gone_cpu: the value the last retirement
- *	replaced, its acknowledged sequence and that packet's CPU, so later
- *	holes of one SACK on it still count
+ * @gone_value: the value the last retirement replaced, so later holes of
+ *	one SACK on it still count
+ * @gone_acked: its acknowledged sequence
+ * @gone_cpu: the CPU of that acknowledged packet
  * @last_retire_ns: time the last retirement took inside its caller, for
  *	the benchmark: from the loss signal to the new entropy in the slot,
  *	before the controller hears of it and the prober is armed

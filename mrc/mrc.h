@@ -48,6 +48,8 @@ struct mrc_net *mrc_net(const struct net *net);
 
 /**
  * struct mrc_plane - one Ethernet netdev a device sprays over
+ * @rcu: the plane is freed after a grace period: the data path reads it
+ *	under RCU
  * @mdev: the device that owns this plane
  * @ndev: the netdev; a tracked reference is held for the plane's lifetime
  * @tracker: tracker of that reference
@@ -202,6 +204,7 @@ struct mrc_dev_prof {
  * @planes: planes by index; an entry turns NULL when its netdev goes away
  * @gsi: the GSI QP (QP1) of each port, created by the MAD layer; under RCU
  * @qps: QPs by number, looked up under RCU by the receive path
+ * @qpn_next: where the search for a free QP number starts (qp.c)
  * @mrs: MRs by key >> 8, looked up under RCU
  * @mr_key: low byte of the next MR key, so a reused index gets a new key
  * @cnt: data path counters by plane
@@ -210,6 +213,9 @@ struct mrc_dev_prof {
  *	interrupted QP dumps
  * @prof_lock: guards @prof for readers (QP creation and reset)
  * @prof: the settings of the profiles the device names (profile.c)
+ * @srv6_lock: guards @srv6 and @nsrv6; taken after mrc_net.lock
+ * @srv6: SRv6 destinations (struct mrc_srv6_dst), srv6_table.c
+ * @nsrv6: entries of @srv6
  * @pstat: the device's port status: in the high half the number of updates
  *	sent, the sequence peers order them by, in the low half the mask of
  *	planes down it carried.  One atomic word (on 32-bit hosts too), so

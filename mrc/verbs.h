@@ -373,13 +373,19 @@ enum mrc_cc_quadrant {
 /**
  * struct mrc_cc - congestion window of a requester (cc.c), bytes
  * @cwnd: the window
- * @base_rtt_us: lowest RTT seen; @delay_us: the last RTT above it
+ * @base_rtt_us: lowest RTT seen
+ * @delay_us: the last RTT above it
  * @target_us: queueing delay the window aims at
- * @epoch_acked, @epoch_marked: bytes acknowledged in this window, and of
- *	those the ones whose SACK echoed CE
+ * @epoch_acked: bytes acknowledged in this window
+ * @epoch_marked: of those, the ones whose SACK echoed CE
  * @decreased: this window has had its decrease
  * @decreases: decreases applied so far (for the counter)
- * @min_cwnd, @max_cwnd, @gamma, @max_md_jump, @eta, @fi: from the CC profile
+ * @min_cwnd: from the CC profile
+ * @max_cwnd: from the CC profile
+ * @gamma: from the CC profile
+ * @max_md_jump: from the CC profile
+ * @eta: from the CC profile
+ * @fi: from the CC profile
  */
 struct mrc_cc {
 	u32 cwnd;
@@ -403,6 +409,9 @@ struct mrc_cc {
  * @psn_next: PSN of the next new packet
  * @psn_una: oldest PSN not yet ACKed (every PSN before it is)
  * @psn_high: highest PSN SACKed so far (valid when @have_high)
+ * @have_high: @psn_high is set
+ * @plane_have: bit n: @plane_high[n] is set
+ * @plane_high: per plane, the highest SACKed PSN sent on it
  * @sacked: PSNs of [@psn_una, @psn_next) acknowledged already, past a hole
  * @msn_next: MSN of the next new message
  * @rq_msn_next: receive-consuming messages sent so far
@@ -433,7 +442,6 @@ struct mrc_req {
 	u32 psn_high;
 	u32 sacked;
 	bool have_high;
-	/* Highest SACKed PSN sent on each plane; bit n of plane_have: set. */
 	u16 plane_have;
 	u32 plane_high[MRC_MAX_PLANES];
 	u32 msn_next;
@@ -537,8 +545,9 @@ struct mrc_ev_note {
  * @work: sends them from process context, outside mrc_qp.lock
  * @head: oldest entry of @ev
  * @len: entries of @ev in use; a change that finds it full is not reported
- * @qp_error: the QP went to the error state; @why says why (enum
- *	mrc_qp_error) and @dest_qpn is the peer's QP then
+ * @qp_error: the QP went to the error state
+ * @why: why it did (enum mrc_qp_error), when @qp_error
+ * @dest_qpn: the peer's QP then
  * @ev: ring of EV state changes, in the order they happened
  *
  * Filled under mrc_qp.lock, and only while the events group has listeners.
@@ -564,7 +573,9 @@ struct mrc_notes {
  * @dead: being destroyed; the timer must not re-arm
  * @sq: send queue
  * @rq: receive queue (unused with an SRQ, which mrc does not support)
- * @max_send_sge, @max_recv_sge, @max_inline: limits of the queues' WQEs
+ * @max_send_sge: SGEs of a send WQE at most
+ * @max_recv_sge: SGEs of a receive WQE at most
+ * @max_inline: inline bytes of a send WQE at most
  * @sq_sig_all: every send WQE generates a completion
  * @attr: the attributes modify_qp accepted (reported by query_qp)
  * @av: resolved destination
