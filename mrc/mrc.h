@@ -20,6 +20,7 @@
 #include <rdma/ib_verbs.h>
 #include <linux/mrc.h>
 
+#include "kunit_export.h"
 #include "verbs.h"
 #include "ev.h"
 #include "srv6.h"

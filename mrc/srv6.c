@@ -16,6 +16,7 @@
 #include <net/inet_ecn.h>
 #include <net/ipv6.h>
 
+#include "kunit_export.h"
 #include "srv6.h"
 #include "wire.h"
 

@@ -10,6 +10,7 @@
 #include <asm/byteorder.h>
 #include <asm/unaligned.h>
 
+#include "kunit_export.h"
 #include "psn.h"
 #include "wire.h"
 

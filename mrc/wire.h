@@ -11,19 +11,7 @@
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/crc32c.h>
-#include <linux/export.h>
 #include <linux/types.h>
-
-/*
- * Symbols the KUnit suites (a separate module) call are exported only when
- * KUnit is built, into a namespace that only mrc_test.ko imports.
- * 6.1 has no EXPORT_SYMBOL_IF_KUNIT; this is the same idea.
- */
-#if IS_ENABLED(CONFIG_KUNIT)
-#define EXPORT_SYMBOL_IF_MRC_KUNIT(sym)	EXPORT_SYMBOL_NS_GPL(sym, MRC_KUNIT)
-#else
-#define EXPORT_SYMBOL_IF_MRC_KUNIT(sym)
-#endif
 
 #define MRC_WIRE_VERSION	1
 
