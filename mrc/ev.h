@@ -16,24 +16,9 @@
 #include <net/dst_cache.h>
 #include <linux/mrc.h>
 
+#include "param.h"
 #include "verbs.h"
 
-#define MRC_EV_DEFAULT		128	/* active EVs per QP */
-#define MRC_EV_MAX		256
-#define MRC_EV_BACKUP		8	/* spare entropies per plane, default */
-#define MRC_EV_RETIRED		8	/* retired entropies per plane, probed */
-#define MRC_EV_PROBE_OK		2	/* probe answers that bring an EV back */
-#define MRC_EV_SUSPECT_MAX	2	/* overdue packets in a row that retire */
-#define MRC_EV_PROBE_MIN_MS	2	/* first probe interval, doubled per miss */
-#define MRC_EV_PROBE_MAX_MS	512
-/*
- * A port status goes again this often while a plane is down, and for a
- * while after the last change: the first may have been lost, or reached a
- * peer QP not yet ready to take it.
- */
-#define MRC_PSTAT_REPEAT_MS	100
-#define MRC_PSTAT_HOLD_MS	1000
-#define MRC_EV_RESHUFFLE	8	/* rotations between reshuffles */
 #define MRC_EV_ENTROPY_BITS	14	/* UDP source port 0xc000 | entropy */
 
 /*
@@ -93,6 +78,9 @@ static inline u32 mrc_ev_flow_label(u32 value)
 	return ((mrc_ev_entropy(value) + 1) * MRC_EV_LABEL_MULT) &
 	       MRC_EV_LABEL_MASK;
 }
+
+/* Largest STEV entry: a 20-bit flow label above a 16-bit source port. */
+#define MRC_EV_STEV_MAX		((1ULL << 36) - 1)
 
 /**
  * struct mrc_ev - one slot of the active set

@@ -21,6 +21,7 @@
 #include <linux/mrc.h>
 
 #include "kunit_export.h"
+#include "param.h"
 #include "verbs.h"
 #include "ev.h"
 #include "srv6.h"
@@ -148,19 +149,6 @@ struct mrc_ccprof {
 	u32 id;
 	struct mrc_ccprof_cfg cfg;
 };
-
-/* Defaults of the settings the controller leaves out (documented in uapi). */
-#define MRC_EVPROF_EV_COUNT_DEFAULT	128
-#define MRC_EVPROF_BACKUPS_DEFAULT	4
-#define MRC_CCPROF_BASE_RTT_US_DEFAULT	20
-#define MRC_CCPROF_TARGET_US_DEFAULT	30
-#define MRC_CCPROF_QA_US_DEFAULT	120
-#define MRC_CCPROF_MIN_CWND_DEFAULT	4096
-#define MRC_CCPROF_MAX_CWND_DEFAULT	1048576
-#define MRC_CCPROF_GAMMA_DEFAULT	800
-#define MRC_CCPROF_MAX_MD_JUMP_DEFAULT	500
-#define MRC_CCPROF_ETA_DEFAULT		512
-#define MRC_CCPROF_FI_DEFAULT		4096
 
 /**
  * struct mrc_dev_prof - what a device's QPs take from the profiles it names
@@ -350,17 +338,6 @@ static inline struct mrc_plane *mrc_plane_get(const struct mrc_device *mdev,
 	return rcu_dereference_check(mdev->planes[i],
 				     lockdep_is_held(&mrc_net(mdev->net)->lock));
 }
-
-/* Limits of the CC parameters, shared by the netlink policy and the checks. */
-#define MRC_CCPROF_US_MAX		1000000
-#define MRC_CCPROF_CWND_MIN		256
-#define MRC_CCPROF_CWND_MAX		SZ_1G
-#define MRC_CCPROF_PERMILLE_MAX		1000
-#define MRC_CCPROF_ETA_MAX		65536
-#define MRC_CCPROF_FI_MAX		SZ_1M
-
-/* Largest STEV entry: a 20-bit flow label above a 16-bit source port. */
-#define MRC_EV_STEV_MAX			((1ULL << 36) - 1)
 
 /* One plane requested by DEV_NEW; @attr only locates errors for extack. */
 struct mrc_plane_req {

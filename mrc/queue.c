@@ -12,13 +12,6 @@
 
 #include "mrc.h"
 
-/*
- * Larger queues than any limit of verbs.h needs; it also keeps the buffer
- * size within the 32 bits struct mminfo has for it.
- */
-#define MRC_QUEUE_MAX_SLOTS	BIT(20)
-#define MRC_QUEUE_MAX_ELEM	BIT(16)
-
 struct mrc_mmap_entry {
 	struct rdma_user_mmap_entry rentry;
 	void *buf;

@@ -24,6 +24,7 @@
 #include <rdma/uverbs_ioctl.h>
 #include <linux/mrc.h>
 
+#include "param.h"
 #include "psn.h"
 #include "wire.h"
 
@@ -34,84 +35,8 @@ struct mrc_path;
 struct mrc_srv6_dst;
 struct netlink_ext_ack;
 
-/* Device limits, reported by query_device and enforced by the verbs. */
-#define MRC_MAX_QP		0x10000
-#define MRC_MIN_QPN		0x10		/* below: reserved (QP0/QP1) */
-#define MRC_MAX_QPN		((1U << 24) - 1)
-#define MRC_MAX_QP_WR		0x4000
-#define MRC_MAX_SGE		32
-#define MRC_MAX_INLINE		256
-#define MRC_MAX_CQ		0x10000
-#define MRC_MAX_CQE		0x8000
-#define MRC_MAX_MR		0x40000
-#define MRC_MAX_MR_SIZE		BIT_ULL(40)
-#define MRC_MAX_PD		0x10000
-#define MRC_MAX_AH		0x10000
-#define MRC_MAX_RD_ATOM		128		/* outstanding READs per QP */
-/*
- * A port's GIDs are its plane netdev's addresses (RoCE v2 only), a handful.
- * ib_core makes three sysfs files per entry per port: 1024 entries cost an
- * eight-plane device 24576 files and most of its creation time.
- */
-#define MRC_GID_TBL_LEN		128
-#define MRC_VENDOR_ID		0xffffff	/* none assigned */
-
 /* librxe accepts only this uverbs ABI version (rxe's, not in its uapi). */
 #define MRC_UVERBS_ABI_VERSION	2
-
-/*
- * Receive window (MPR) in PSNs: the responder accepts PSNs in
- * [cum_psn, cum_psn + window) and the requester never has more than the
- * peer's window outstanding.  MRC's example MPR is 8 units of 128 PSNs.
- */
-#define MRC_WINDOW_DEFAULT	1024
-#define MRC_WINDOW_MAX		4096
-/*
- * PSNs past the oldest unacknowledged one a requester uses at most, below
- * the peer's window (NSCC's window bounds those unacknowledged, within
- * these): a fixed cap from before NSCC, small enough not to overrun a
- * plane's queue (netem's default holds 1000).  Under loss every hole holds
- * the left edge until it is repaired, so this cap, not NSCC, may be what
- * limits goodput at 1% loss; raising it is to be measured first.
- */
-#define MRC_SEND_WINDOW		256
-/* PSNs one retransmit timeout resends; SACKs then drive the rest. */
-#define MRC_RTO_BURST		16
-
-/* ACK coalescing: the responder SACKs at least every this many packets. */
-#define MRC_SACK_EVERY		16
-/*
- * Fast retransmit: a hole this many PSNs below the highest SACKed PSN of its
- * own plane, or MRC_REORDER_PLANES times as many below the highest of all
- * (planes are separate networks whose delays differ; a whole plane that went
- * silent has no highest of its own).
- */
-#define MRC_REORDER_THRESH	32
-#define MRC_REORDER_PLANES	4
-/*
- * The reordering threshold grows by half its start value on every spurious
- * retransmission (the peer had the PSN already), up to this, and shrinks by
- * as much after MRC_REORDER_CALM acknowledged packets without one.
- */
-#define MRC_REORDER_MAX		128
-#define MRC_REORDER_CALM	4096
-/* Later packets on one EV that may overtake a packet before it is lost. */
-#define MRC_EV_MARGIN		1
-#define MRC_EV_MARGIN_MAX	4
-/* Floor of the retransmit timeout, microseconds (one jiffy at HZ=250). */
-#define MRC_RTO_MIN_US		4000
-/* QP attribute timeout 0 (IB: "infinite") is taken as this exponent. */
-#define MRC_TIMEOUT_DEFAULT	14
-/*
- * Retries after the linear ones, with doubling timeout (MRC's exp_cnt):
- * about 2 s more of patience at the default timeout, so a host that stalls
- * (a busy hypervisor, a debug kernel) does not fail healthy connections.
- */
-#define MRC_RETRY_EXP_DEFAULT	6
-/* SGEs of a GSI receive WQE that take data (the MAD layer posts one). */
-#define MRC_UD_MAX_SGE		4
-/* Largest READ request, in response packets; longer READs are split. */
-#define MRC_READ_CHUNK_PKTS	256
 
 /* ---------------------------------------------------------------------
  * Queues shared with user space (rxe ABI: struct rxe_queue_buf)
@@ -367,9 +292,6 @@ enum mrc_cc_quadrant {
 	MRC_CC_HOLD,
 };
 
-/* Proportional increase: eta bytes per this many bytes acknowledged. */
-#define MRC_CC_UNIT	1024
-
 /**
  * struct mrc_cc - congestion window of a requester (cc.c), bytes
  * @cwnd: the window
@@ -536,9 +458,6 @@ struct mrc_ev_note {
 	u8 state;
 	bool stev;
 };
-
-/* One per slot of the largest EV set: a whole set can change at once. */
-#define MRC_EV_NOTES	256
 
 /**
  * struct mrc_notes - events of a QP waiting to be sent (netlink_event.c)
