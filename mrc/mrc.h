@@ -263,30 +263,6 @@ static inline u32 mrc_dev_pstat(const struct mrc_device *mdev, u32 *down)
 	return upper_32_bits(v);
 }
 
-/**
- * struct mrc_srv6_dst - a device's SRv6 paths towards one destination
- * @list: in mrc_device.srv6
- * @ref: the table's reference and one per QP using the paths
- * @rcu: freed after a grace period: the TX path reads it under RCU
- * @peer: the destination, as QPs' address vectors name it
- * @gen: GEN: the template; EXP: only @gen.locator is used
- * @count: paths of each plane
- * @first: EXP: index in @path of each plane's first path
- * @npaths: EXP: entries of @path; 0 for GEN
- * @path: EXP: the paths, grouped by plane in increasing plane order
- */
-struct mrc_srv6_dst {
-	struct list_head list;
-	refcount_t ref;
-	struct rcu_head rcu;
-	struct in6_addr peer;
-	struct mrc_srv6_tmpl gen;
-	u32 count[MRC_MAX_PLANES];
-	u32 first[MRC_MAX_PLANES];
-	u32 npaths;
-	struct mrc_srv6_path path[];
-};
-
 struct mrc_srv6_dst *mrc_srv6_dst_alloc(u32 npaths);
 void mrc_srv6_dst_put(struct mrc_srv6_dst *d);
 int mrc_srv6_dst_set(struct mrc_device *mdev, struct mrc_srv6_dst *d);

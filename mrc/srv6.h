@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SRv6 source routing for mrc: the path template an EV's path is generated
- * from (GEN mode), the uSID carriers a path is packed into, and the header
- * stack pushed in front of an MRC packet. Documentation/wire-format.md,
- * "SRv6 encapsulation", describes the bytes; keep the two in step.
+ * from (GEN mode), the uSID carriers a path is packed into, the header
+ * stack pushed in front of an MRC packet (srv6.c), and a device's table of
+ * destinations (srv6_table.c). Documentation/wire-format.md, "SRv6
+ * encapsulation", describes the bytes; keep the two in step.
  *
  * Header stack: outer IPv6 (DA = first carrier) | [SRH, one segment = second
  * carrier] | inner IPv6 (DA = the peer) | UDP | BTH ... ICRC.
@@ -31,6 +32,7 @@
 #include <linux/in6.h>
 #include <linux/ipv6.h>
 #include <linux/log2.h>
+#include <linux/refcount.h>
 #include <linux/seg6.h>
 #include <linux/types.h>
 #include <linux/udp.h>
@@ -88,6 +90,30 @@ struct mrc_srv6_encap {		/* what mrc_srv6_push() writes */
 	u8 tclass;		/* both headers (ECT set by the caller) */
 	__be32 flowlabel;	/* both headers, already masked */
 	u8 hop_limit;		/* outer; inner gets 64 */
+};
+
+/**
+ * struct mrc_srv6_dst - a device's SRv6 paths towards one destination
+ * @list: in mrc_device.srv6
+ * @ref: the table's reference and one per QP using the paths
+ * @rcu: freed after a grace period: the TX path reads it under RCU
+ * @peer: the destination, as QPs' address vectors name it
+ * @gen: GEN: the template; EXP: only @gen.locator is used
+ * @count: paths of each plane
+ * @first: EXP: index in @path of each plane's first path
+ * @npaths: EXP: entries of @path; 0 for GEN
+ * @path: EXP: the paths, grouped by plane in increasing plane order
+ */
+struct mrc_srv6_dst {
+	struct list_head list;
+	refcount_t ref;
+	struct rcu_head rcu;
+	struct in6_addr peer;
+	struct mrc_srv6_tmpl gen;
+	u32 count[MRC_MAX_PLANES];
+	u32 first[MRC_MAX_PLANES];
+	u32 npaths;
+	struct mrc_srv6_path path[];
 };
 
 int mrc_srv6_tmpl_check(const struct mrc_srv6_tmpl *t, const char **why);
