@@ -25,6 +25,7 @@
 #include "verbs.h"
 #include "ev.h"
 #include "srv6.h"
+#include "profile.h"
 
 /* Reported by MODULE_VERSION() and MRC_A_VERSION_MODULE alike. */
 #define MRC_VERSION "0.1.0"
@@ -72,107 +73,6 @@ struct mrc_plane {
 	bool up;
 	bool admin_up;
 	char ifname[IFNAMSIZ];
-};
-
-/*
- * Profiles
- * --------
- * Control objects of the namespace, created and changed by the controller
- * over netlink, in process context under mrc_net.lock.  A device names an
- * EV and a CC profile by id, and its QPs follow them (struct mrc_dev_prof).
- * include/uapi/linux/mrc.h documents every field, its range and default.
- */
-
-/**
- * struct mrc_evprof_cfg - settings of one EV profile
- * @state: enum mrc_profile_state
- * @mode: enum mrc_ev_mode
- * @format: enum mrc_ev_format
- * @min_active_set: @min_active was given by the controller; until then it
- *	follows @ev_count
- * @ev_count: EVs a QP sprays over
- * @min_active: floor on the EVs a QP keeps out of ASSUMED_BAD
- * @backups: backup EVs per plane
- * @event_mask: MRC_EV_EVENT_* transitions to report
- * @n_entries: number of values in @entries
- * @entries: explicit EVs (EXP mode), kmalloc'ed, NULL when @n_entries is 0
- */
-struct mrc_evprof_cfg {
-	u8 state;
-	u8 mode;
-	u8 format;
-	bool min_active_set;
-	u32 ev_count;
-	u32 min_active;
-	u32 backups;
-	u32 event_mask;
-	u32 n_entries;
-	u64 *entries;
-};
-
-/* An EV profile, stored in mrc_net.evprofs at index @id. */
-struct mrc_evprof {
-	u32 id;
-	struct mrc_evprof_cfg cfg;
-};
-
-/**
- * struct mrc_ccprof_cfg - settings of one CC profile (NSCC)
- * @state: enum mrc_profile_state
- * @algo: enum mrc_cc_algo
- * @base_rtt_us: RTT of an idle path
- * @target_delay_us: RTT above which the window stops growing fast
- * @qa_threshold_us: RTT that triggers quick adapt; 0 turns it off
- * @min_cwnd: smallest window, bytes
- * @max_cwnd: largest window, bytes
- * @gamma: multiplicative decrease gain, 1/1000
- * @max_md_jump: largest cut of one decrease, 1/1000 of the window
- * @eta: proportional increase gain, bytes per ACK
- * @fi: fair increase, bytes per window acknowledged
- */
-struct mrc_ccprof_cfg {
-	u8 state;
-	u8 algo;
-	u32 base_rtt_us;
-	u32 target_delay_us;
-	u32 qa_threshold_us;
-	u32 min_cwnd;
-	u32 max_cwnd;
-	u32 gamma;
-	u32 max_md_jump;
-	u32 eta;
-	u32 fi;
-};
-
-/* A CC profile, stored in mrc_net.ccprofs at index @id. */
-struct mrc_ccprof {
-	u32 id;
-	struct mrc_ccprof_cfg cfg;
-};
-
-/**
- * struct mrc_dev_prof - what a device's QPs take from the profiles it names
- * @evprof_id: EV profile named by the device, 0 for none
- * @ccprof_id: CC profile, 0 for none
- * @ev_count: active EVs per QP, 0 for the ev_count module parameter
- * @min_active: GOOD floor per QP, 0 for a quarter of the set
- * @backups: spare entropies per plane
- * @event_mask: EV transitions the QPs report (MRC_EV_EVENT_*)
- * @ev_format: enum mrc_ev_format, UDP or STEV
- * @cc: congestion control settings
- *
- * A copy, so that QPs never take mrc_net.lock: it is refreshed under that
- * lock whenever the device names other profiles or a named profile changes.
- */
-struct mrc_dev_prof {
-	u32 evprof_id;
-	u32 ccprof_id;
-	u32 ev_count;
-	u32 min_active;
-	u32 backups;
-	u32 event_mask;
-	u8 ev_format;
-	struct mrc_ccprof_cfg cc;
 };
 
 /**
