@@ -19,6 +19,8 @@
 #include "param.h"
 #include "verbs.h"
 
+struct mrc_srv6_dst;
+
 #define MRC_EV_ENTROPY_BITS	14	/* UDP source port 0xc000 | entropy */
 
 /*
@@ -284,25 +286,6 @@ struct mrc_ev_req {
 	const struct nlattr *attr;
 };
 
-struct netlink_ext_ack;
-struct mrc_srv6_dst;
-
-extern unsigned int mrc_ev_count;
-
-int mrc_ev_init(struct mrc_qp *qp);
-void mrc_ev_destroy(struct mrc_qp *qp);
-void mrc_ev_stop(struct mrc_qp *qp);
-void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
-		    struct mrc_path *paths);
-void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
-		      u32 event_mask, u8 format);
-void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
-		    struct mrc_srv6_dst *srv6);
-int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane);
-void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq);
-u32 mrc_ev_next(struct mrc_qp *qp);
-void mrc_ev_acked(struct mrc_qp *qp, u32 ev, u32 ev_seq, u16 cpu);
-bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq, u16 cpu);
 /* What retired an EV: its tracepoint says, so stray retirements can be told apart. */
 enum mrc_ev_why {
 	MRC_EV_WHY_LOST,	/* a later packet on the same EV was acked */
@@ -310,25 +293,5 @@ enum mrc_ev_why {
 	MRC_EV_WHY_PEER,	/* the receiver's verdict: ALWAYS_SKIP */
 	MRC_EV_WHY_TIMEOUT,	/* the oldest packet's timer fired */
 };
-
-void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why);
-void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, u32 ev_seq, u64 sent_ns,
-		    enum mrc_ev_why why);
-void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
-void mrc_ev_skip(struct mrc_qp *qp, u32 ev);
-u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);
-int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
-		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out);
-void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token);
-void mrc_ev_port_status(struct mrc_qp *qp, u32 seq, u32 down,
-			struct sk_buff_head *out);
-void mrc_ev_planes_changed(struct mrc_qp *qp, u32 seq, u32 down,
-			   struct sk_buff_head *out);
-void mrc_ev_port_status_repeat(struct mrc_qp *qp, struct sk_buff_head *out);
-bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h);
-void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
-			 int err);
-int mrc_ev_set_states(struct mrc_qp *qp, const struct mrc_ev_req *reqs, u32 n,
-		      struct netlink_ext_ack *extack);
 
 #endif /* _MRC_EV_H */

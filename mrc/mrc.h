@@ -1,7 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Objects shared by the files of mrc.ko: the per-namespace state, mrc devices
- * and their planes, and the entry points each file offers the others.
+ * The header every file of mrc.ko includes (as rxe.h is rxe's): the headers
+ * of the module in the order they depend on each other, then what is
+ * device-wide: the per-namespace state, mrc devices and their planes.
+ *
+ *   kunit_export.h  exports to the KUnit suites
+ *   param.h         limits, defaults and tunables
+ *   psn.h           PSN arithmetic
+ *   wire.h          the wire format
+ *   srv6.h          SRv6 templates, paths and destinations
+ *   profile.h       EV and CC profiles
+ *   verbs.h         the verbs objects: queues, PD, MR, CQ, AH, QP, counters
+ *   ev.h            a QP's EVs and paths
+ *   loc.h           what each file offers the others, by file
  */
 
 #ifndef _MRC_MRC_H
@@ -11,8 +22,6 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
-#include <linux/refcount.h>
-#include <linux/sizes.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 #include <net/net_namespace.h>
@@ -22,10 +31,13 @@
 
 #include "kunit_export.h"
 #include "param.h"
-#include "verbs.h"
-#include "ev.h"
+#include "psn.h"
+#include "wire.h"
 #include "srv6.h"
 #include "profile.h"
+#include "verbs.h"
+#include "ev.h"
+#include "loc.h"
 
 /* Reported by MODULE_VERSION() and MRC_A_VERSION_MODULE alike. */
 #define MRC_VERSION "0.1.0"
@@ -43,11 +55,6 @@
  * reference dropped, only after a grace period.  QPs and MRs are found by
  * number in xarrays read under RCU (see qp.c and mr.c for their lifetimes).
  */
-
-struct mrc_device;
-struct mrc_net;
-
-struct mrc_net *mrc_net(const struct net *net);
 
 /**
  * struct mrc_plane - one Ethernet netdev a device sprays over
@@ -163,16 +170,6 @@ static inline u32 mrc_dev_pstat(const struct mrc_device *mdev, u32 *down)
 	return upper_32_bits(v);
 }
 
-struct mrc_srv6_dst *mrc_srv6_dst_alloc(u32 npaths);
-void mrc_srv6_dst_put(struct mrc_srv6_dst *d);
-int mrc_srv6_dst_set(struct mrc_device *mdev, struct mrc_srv6_dst *d);
-int mrc_srv6_dst_del(struct mrc_device *mdev, const struct in6_addr *peer);
-struct mrc_srv6_dst *mrc_srv6_dst_get(struct mrc_device *mdev,
-				      const struct in6_addr *peer);
-void mrc_srv6_dst_flush(struct mrc_device *mdev);
-bool mrc_srv6_dst_path(const struct mrc_srv6_dst *d, u8 plane, u16 entropy,
-		       struct mrc_srv6_path *p);
-
 static inline struct mrc_device *to_mdev(struct ib_device *ib)
 {
 	return container_of(ib, struct mrc_device, ib);
@@ -220,116 +217,5 @@ struct mrc_plane_req {
 	struct net_device *ndev;
 	const struct nlattr *attr;
 };
-
-/* main.c */
-extern unsigned short mrc_udp_port;
-
-/* device.c */
-int mrc_device_init(void);
-void mrc_device_exit(void);
-
-/* debugfs.c */
-void mrc_debugfs_init(void);
-void mrc_debugfs_exit(void);
-void mrc_debugfs_add(struct mrc_device *mdev);
-void mrc_debugfs_del(struct mrc_device *mdev);
-bool mrc_dev_name_valid(const char *name, struct netlink_ext_ack *extack,
-			const struct nlattr *attr);
-struct mrc_device *mrc_dev_find(struct mrc_net *mn, const char *name);
-int mrc_dev_new(struct net *net, const char *name,
-		const struct nlattr *name_attr,
-		const struct mrc_plane_req *reqs, unsigned int nreqs,
-		struct nlattr **prof_attrs,
-		struct mrc_device **out, struct netlink_ext_ack *extack);
-int mrc_dev_register(struct mrc_device *mdev, struct netlink_ext_ack *extack);
-int mrc_dev_del(struct mrc_net *mn, const char *name,
-		const struct nlattr *name_attr, struct netlink_ext_ack *extack);
-void mrc_plane_set_admin(struct mrc_plane *plane, bool up);
-
-/* profile.c: pure checks, usable without locks (and from KUnit) */
-u32 mrc_evprof_min_active_default(u32 ev_count);
-void mrc_evprof_defaults(struct mrc_evprof_cfg *cfg);
-void mrc_ccprof_defaults(struct mrc_ccprof_cfg *cfg);
-
-/* cc.c */
-void mrc_cc_init(struct mrc_cc *cc, const struct mrc_ccprof_cfg *cfg);
-int mrc_cc_ack(struct mrc_cc *cc, u32 bytes, bool ecn, u32 rtt_us);
-void mrc_cc_penalty(struct mrc_cc *cc, u32 bytes, u8 penalty);
-u32 mrc_cc_window(const struct mrc_cc *cc, u32 mtu);
-u64 mrc_ev_format_max(u8 format);
-int mrc_ev_entries_check(u8 format, const u64 *entries, u32 n,
-			 struct netlink_ext_ack *extack);
-int mrc_evprof_check(const struct mrc_evprof_cfg *cfg,
-		     struct netlink_ext_ack *extack);
-int mrc_ccprof_check(const struct mrc_ccprof_cfg *cfg,
-		     struct netlink_ext_ack *extack);
-int mrc_profile_state_check(u8 state, struct netlink_ext_ack *extack);
-int mrc_evprof_may_change(u8 old_state, u8 new_state, u32 changed,
-			  struct netlink_ext_ack *extack);
-int mrc_ccprof_may_change(u8 old_state, u8 new_state, u32 changed,
-			  struct netlink_ext_ack *extack);
-
-/* profile.c: the objects, under mrc_net.lock */
-int mrc_profile_init(void);
-void mrc_profile_exit(void);
-int mrc_evprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
-		     struct netlink_ext_ack *extack);
-int mrc_ccprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
-		     struct netlink_ext_ack *extack);
-int mrc_evprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
-int mrc_ccprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
-void mrc_dev_prof_defaults(struct mrc_dev_prof *p);
-int mrc_dev_prof_resolve(struct mrc_net *mn, struct nlattr **attrs,
-			 const struct mrc_dev_prof *cur,
-			 struct mrc_dev_prof *next,
-			 struct netlink_ext_ack *extack);
-void mrc_dev_prof_take_ev(struct mrc_dev_prof *dst,
-			  const struct mrc_dev_prof *src);
-int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
-			   struct mrc_dev_prof *next, bool for_qp,
-			   struct netlink_ext_ack *extack);
-int mrc_dev_prof_cc_lookup(struct mrc_net *mn, const struct nlattr *attr,
-			   struct mrc_dev_prof *next,
-			   struct netlink_ext_ack *extack);
-void mrc_dev_prof_set(struct mrc_device *mdev,
-		      const struct mrc_dev_prof *prof);
-void mrc_dev_prof_get(struct mrc_device *mdev, struct mrc_dev_prof *prof);
-
-/* netlink.c */
-int mrc_genl_init(void);
-void mrc_genl_exit(void);
-void mrc_nl_notify_plane(const struct mrc_device *mdev,
-			 const struct mrc_plane *plane);
-bool mrc_nl_has_listeners(struct net *net);
-void *mrc_nl_event_put(struct sk_buff *msg, u8 cmd);
-void mrc_nl_event_send(struct net *net, struct sk_buff *msg);
-
-/* netlink_event.c: EV and QP notifications from the data path */
-void mrc_event_ev(struct mrc_qp *qp, const struct mrc_ev *ev);
-void mrc_event_qp_error(struct mrc_qp *qp, u8 why);
-void mrc_event_work(struct work_struct *work);
-
-/* netlink.c, for the handlers of the other netlink_*.c files */
-void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
-		     u8 cmd);
-int mrc_nl_dump_devices(struct sk_buff *skb, struct netlink_callback *cb,
-			u32 (*genid)(struct mrc_net *mn),
-			int (*dump_dev)(struct sk_buff *skb,
-					struct netlink_callback *cb,
-					struct mrc_device *mdev, void *arg),
-			void *arg);
-
-/* netlink_qp.c: the QP view and EV deny/undeny */
-struct genl_info;
-int mrc_nl_qp_req_parse(struct genl_info *info, struct nlattr **tb);
-int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info);
-int mrc_nl_qp_dump(struct sk_buff *skb, struct netlink_callback *cb);
-int mrc_nl_ev_set(struct sk_buff *skb, struct genl_info *info);
-int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info);
-
-/* netlink_srv6.c: SRv6 path programming */
-int mrc_nl_srv6_set(struct sk_buff *skb, struct genl_info *info);
-int mrc_nl_srv6_del(struct sk_buff *skb, struct genl_info *info);
-int mrc_nl_srv6_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _MRC_MRC_H */

@@ -14,9 +14,7 @@
 #include <net/net_namespace.h>
 #include <net/netlink.h>
 
-#include "ev.h"
 #include "mrc.h"
-#include "wire.h"
 
 /* Settings that shape a QP's EV set: fixed while the profile is ONLINE. */
 #define MRC_EVPROF_FIXED_ONLINE	(BIT(MRC_A_EVPROF_MODE) |		\

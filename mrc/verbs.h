@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mrc RDMA provider: the verbs objects (PD, MR, CQ, AH, QP), the queues they
- * share with user space, and the interfaces between the files of the data
- * path.  Documentation/design.md maps the files; Documentation/verbs.md
- * describes the semantics applications see.
+ * mrc RDMA provider: the verbs objects (PD, MR, CQ, AH, QP with its
+ * requester and responder state), the queues they share with user space,
+ * and the per-plane counters.  The functions of the verbs and the data path
+ * are in loc.h, the limits in param.h.  Documentation/design.md maps the
+ * files; Documentation/verbs.md describes the semantics applications see.
  *
  * User ABI: rxe's (include/uapi/rdma/rdma_user_rxe.h), so that Debian's
  * unmodified librxe drives mrc devices.  Every field user space can write is
@@ -26,14 +27,10 @@
 
 #include "param.h"
 #include "psn.h"
-#include "wire.h"
 
 struct mrc_dev_prof;
 struct mrc_device;
 struct mrc_evset;
-struct mrc_path;
-struct mrc_srv6_dst;
-struct netlink_ext_ack;
 
 /* librxe accepts only this uverbs ABI version (rxe's, not in its uapi). */
 #define MRC_UVERBS_ABI_VERSION	2
@@ -111,15 +108,6 @@ static inline u32 mrc_queue_count(const struct mrc_queue *q, u32 prod,
 	return (prod - cons) & q->index_mask;
 }
 
-/* queue.c */
-int mrc_queue_alloc(struct mrc_queue *q, struct ib_udata *udata,
-		    u32 *num_elem, u32 elem_size);
-int mrc_queue_mminfo(struct mrc_queue *q, struct ib_udata *udata,
-		     struct mminfo *mi);
-void mrc_queue_free(struct mrc_queue *q);
-int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
-void mrc_mmap_free(struct rdma_user_mmap_entry *entry);
-
 /* ---------------------------------------------------------------------
  * Objects
  */
@@ -186,21 +174,6 @@ enum mrc_copy_dir {
 	MRC_FROM_MR,	/* read from the region (transmit) */
 };
 
-/* mr.c */
-struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access);
-struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-			      u64 iova, int access, struct ib_udata *udata);
-int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
-/* Under rcu_read_lock(); no reference is taken. */
-struct mrc_mr *mrc_mr_lookup(struct mrc_device *mdev, u32 key);
-int mrc_mr_check(const struct mrc_mr *mr, const struct ib_pd *pd, u64 iova,
-		 u64 len, u32 access);
-void mrc_mr_copy(const struct mrc_mr *mr, u64 iova, void *buf, u32 len,
-		 enum mrc_copy_dir dir);
-int mrc_sge_copy(struct mrc_device *mdev, const struct ib_pd *pd,
-		 const struct rxe_sge *sge, u32 num_sge, u64 offset,
-		 void *buf, u32 len, enum mrc_copy_dir dir);
-
 /**
  * struct mrc_cq - a completion queue
  * @ibcq: core part
@@ -219,14 +192,6 @@ struct mrc_cq {
 	u8 notify;
 	bool overflowed;
 };
-
-/* cq.c */
-int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		  struct ib_udata *udata);
-int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
-int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
-int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
-int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited);
 
 /* ---------------------------------------------------------------------
  * QP: requester and responder state
@@ -283,6 +248,21 @@ enum mrc_wqe_state {
 	MRC_WQE_INFLIGHT,	/* every packet sent at least once */
 	MRC_WQE_DONE,		/* acknowledged; waits for in-order completion */
 };
+
+/* The send opcodes an RC QP carries (kernel and user WQEs alike). */
+static inline bool mrc_wr_opcode_ok(u32 opcode)
+{
+	switch (opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_RDMA_READ:
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* Quadrants of the NSCC table (cc.c). */
 enum mrc_cc_quadrant {
@@ -584,11 +564,6 @@ struct mrc_qp_set {
 	unsigned long *bitmap;
 };
 
-int mrc_qp_set_prepare(struct mrc_qp_set *set);
-int mrc_qp_set_apply(struct mrc_qp *qp, struct mrc_qp_set *set,
-		     struct netlink_ext_ack *extack);
-void mrc_qp_set_release(struct mrc_qp_set *set);
-
 static inline struct mrc_qp *to_mqp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct mrc_qp, ibqp);
@@ -685,114 +660,5 @@ enum mrc_counter {
 struct mrc_counters {
 	atomic64_t c[MRC_CNT_MAX];
 };
-
-/* verbs.c */
-int mrc_ib_register(struct mrc_device *mdev);
-void mrc_ib_port_event(struct mrc_device *mdev, u32 plane, bool up);
-void mrc_count(struct mrc_device *mdev, u32 plane, enum mrc_counter c,
-	       u64 n);
-int mrc_av_from_attr(struct mrc_device *mdev, struct mrc_av *av,
-		     const struct rdma_ah_attr *attr);
-extern const struct ib_device_ops mrc_dev_ops;
-
-/* The send opcodes an RC QP carries (kernel and user WQEs alike). */
-static inline bool mrc_wr_opcode_ok(u32 opcode)
-{
-	switch (opcode) {
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-	case IB_WR_SEND:
-	case IB_WR_SEND_WITH_IMM:
-	case IB_WR_RDMA_READ:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* qp.c */
-int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
-		  struct ib_udata *udata);
-int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
-		  struct ib_udata *udata);
-int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
-		 struct ib_qp_init_attr *init);
-int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
-int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-		  const struct ib_send_wr **bad_wr);
-int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-		  const struct ib_recv_wr **bad_wr);
-struct mrc_qp *mrc_qp_lookup(struct mrc_device *mdev, u32 qpn);
-void mrc_qp_error(struct mrc_qp *qp, enum mrc_qp_error why);
-void mrc_qp_flush(struct mrc_qp *qp);
-
-/* tx.c: requester, under qp->lock; packets go on @out, sent after unlock */
-void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out);
-u32 mrc_req_span(const struct mrc_qp *qp);
-u32 mrc_req_cap(const struct mrc_qp *qp);
-u32 mrc_req_pipe(const struct mrc_qp *qp);
-struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx);
-bool mrc_req_resend(struct mrc_qp *qp, u32 psn, struct sk_buff_head *out);
-void mrc_req_complete(struct mrc_qp *qp);
-
-/* rx.c: responder */
-void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-		  const void *payload, struct sk_buff_head *out);
-void mrc_resp_reset(struct mrc_qp *qp);
-
-/* reliability.c: SACK/NACK, retransmission, timers */
-void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-		      struct sk_buff_head *out);
-void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-		      struct sk_buff_head *out);
-void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			   const void *payload, struct sk_buff_head *out);
-struct sk_buff *mrc_rel_ctl_skb(struct mrc_qp *qp, const struct mrc_hdrs *c);
-u8 mrc_rel_penalty(u32 qlen, u32 max);
-struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			     u8 sack_flags);
-struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			     u8 reason, u32 info);
-void mrc_rel_arm(struct mrc_qp *qp);
-void mrc_rel_timer(struct timer_list *t);
-
-/* net.c: sockets and transmit */
-int mrc_net_sockets_init(struct net *net);
-void mrc_net_sockets_exit(struct net *net);
-struct sk_buff *mrc_net_pkt(const struct mrc_hdrs *h);
-void mrc_net_seal(struct sk_buff *skb);
-void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
-		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list);
-void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list);
-void mrc_net_warm(struct mrc_device *mdev, const struct mrc_path *paths,
-		  const struct mrc_srv6_dst *srv6);
-
-/*
- * Process context that builds packets under qp->lock keeps bottom halves
- * off until they have left: a SACK handled on this CPU in between would
- * send later packets of the same EVs ahead of them, and the order of an
- * EV's packets is how its losses are told (ev.c).  Softirq and timer
- * callers run with bottom halves off already.
- */
-static inline void mrc_qp_lock_tx(struct mrc_qp *qp)
-{
-	local_bh_disable();
-	spin_lock(&qp->lock);
-}
-
-static inline void mrc_qp_unlock_xmit(struct mrc_qp *qp,
-				      struct sk_buff_head *out)
-{
-	spin_unlock(&qp->lock);
-	mrc_net_xmit(qp, out);
-	local_bh_enable();
-}
-
-/* ud.c: the GSI QP (QP1) that carries the connection manager's MADs */
-int mrc_ud_post_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
-		     const struct ib_send_wr **bad_wr);
-void mrc_ud_work(struct work_struct *work);
-void mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
-		struct sk_buff *skb, const struct mrc_hdrs *h);
 
 #endif /* _MRC_VERBS_H */
