@@ -274,6 +274,7 @@ fi
 if wants static; then
 	stage "static checks"
 	step "checkpatch --strict" checkpatch "$t/checkpatch.sh"
+	step "kernel-doc -none" kernel-doc "$t/kernel-doc.sh"
 	step "sparse C=2 against stock headers" sparse "$t/build.sh" stock sparse
 	# The KUnit suites only build against the debug kernel: check them there too.
 	[ $debug_ok = 1 ] &&
