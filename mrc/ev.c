@@ -236,7 +236,7 @@ void mrc_ev_port_status(struct mrc_qp *qp, u32 seq, u32 down,
 		slot = mrc_ev_pick(qp, avoid);
 		mrc_ev_sent(qp, slot, &c.ev, &ev_seq);
 		avoid = mrc_ev_plane(c.ev);
-		skb = mrc_rel_ctl_skb(qp, &c);
+		skb = mrc_net_ctl(&c);
 		if (!skb)
 			return;
 		__skb_queue_tail(out, skb);
@@ -771,7 +771,7 @@ static bool mrc_ev_probe_queue(struct mrc_qp *qp, u32 value, u64 token,
 	c.psn = qp->req.psn_una;
 	c.ev = value;
 	c.probe.token = token;
-	skb = mrc_rel_ctl_skb(qp, &c);
+	skb = mrc_net_ctl(&c);
 	if (!skb)
 		return false;
 	__skb_queue_tail(out, skb);

@@ -11,6 +11,7 @@
 #include <linux/completion.h>
 #include <linux/ktime.h>
 #include <linux/prandom.h>
+#include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/types.h>
 #include <net/dst_cache.h>
@@ -293,5 +294,28 @@ enum mrc_ev_why {
 	MRC_EV_WHY_PEER,	/* the receiver's verdict: ALWAYS_SKIP */
 	MRC_EV_WHY_TIMEOUT,	/* the oldest packet's timer fired */
 };
+
+/**
+ * struct mrc_skb_cb - what the sender of an MRC packet knows, in skb->cb
+ * @ev: the EV the packet's BTH carries
+ * @plane: the plane it leaves on, mrc_ev_plane(@ev)
+ *
+ * Set by mrc_net_pkt() when the packet is built, read by mrc_net_xmit()
+ * when it is sent after the QP's lock is dropped, so that nothing parses
+ * a header it has just written.  Nothing in between touches skb->cb: the
+ * packets wait on a local sk_buff_head.  (A GSI datagram, sent through
+ * mrc_net_send() with its EV as an argument, keeps ud.c's own cb instead
+ * while it waits for the UD worker.)
+ */
+struct mrc_skb_cb {
+	u32 ev;
+	u8 plane;
+};
+
+static inline struct mrc_skb_cb *MRC_SKB_CB(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct mrc_skb_cb) > sizeof(skb->cb));
+	return (struct mrc_skb_cb *)skb->cb;
+}
 
 #endif /* _MRC_EV_H */

@@ -181,6 +181,7 @@ int mrc_net_sockets_init(struct net *net);
 void mrc_net_sockets_exit(struct net *net);
 struct sk_buff *mrc_net_pkt(const struct mrc_hdrs *h);
 void mrc_net_seal(struct sk_buff *skb);
+struct sk_buff *mrc_net_ctl(const struct mrc_hdrs *h);
 void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
 		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list);
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list);
@@ -229,7 +230,6 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		      struct sk_buff_head *out);
 void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			   const void *payload, struct sk_buff_head *out);
-struct sk_buff *mrc_rel_ctl_skb(struct mrc_qp *qp, const struct mrc_hdrs *c);
 u8 mrc_rel_penalty(u32 qlen, u32 max);
 struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			     u8 sack_flags);

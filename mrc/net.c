@@ -12,7 +12,6 @@
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
-#include <asm/unaligned.h>
 #include <net/dst.h>
 #include <net/dst_cache.h>
 #include <net/inet_ecn.h>
@@ -232,7 +231,8 @@ void mrc_net_sockets_exit(struct net *net)
  * @h: the headers; h->payload_len bytes of room follow them
  *
  * The caller puts the payload, then seals with mrc_net_seal().  Head room
- * is left for the link, IP and UDP headers of any plane.
+ * is left for the link, IP and UDP headers of any plane.  The packet's EV
+ * and plane go in its struct mrc_skb_cb for mrc_net_xmit().
  *
  * Return: the skb, data at the BTH, or NULL when out of memory.
  */
@@ -256,6 +256,23 @@ struct sk_buff *mrc_net_pkt(const struct mrc_hdrs *h)
 		kfree_skb(skb);
 		return NULL;
 	}
+	MRC_SKB_CB(skb)->ev = h->ev;
+	MRC_SKB_CB(skb)->plane = mrc_ev_plane(h->ev);
+	return skb;
+}
+
+/**
+ * mrc_net_ctl() - a sealed MRC packet without payload
+ * @h: the headers (SACK, NACK, PROBE, PORT_STATUS, READ request)
+ *
+ * Return: the packet with its ICRC, or NULL when out of memory.
+ */
+struct sk_buff *mrc_net_ctl(const struct mrc_hdrs *h)
+{
+	struct sk_buff *skb = mrc_net_pkt(h);
+
+	if (skb)
+		mrc_net_seal(skb);
 	return skb;
 }
 
@@ -576,8 +593,9 @@ void mrc_net_warm(struct mrc_device *mdev, const struct mrc_path *paths,
 
 /*
  * The packets a QP built under its lock, sent after unlock, each on the
- * plane and with the entropy of the EV its header carries (STEV: and that
- * EV's flow label): over SRv6, along the path that entropy picks.
+ * plane and with the entropy of the EV its header carries, as its
+ * struct mrc_skb_cb recorded when it was built (STEV: and that EV's flow
+ * label): over SRv6, along the path that entropy picks.
  */
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
 {
@@ -593,9 +611,8 @@ void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
 	rcu_read_lock();
 	d = s ? rcu_dereference(s->srv6) : NULL;
 	while ((skb = __skb_dequeue(list))) {
-		ev = get_unaligned_be32(skb->data +
-					offsetof(struct mrc_bth, ev));
-		pl = mrc_ev_plane(ev);
+		ev = MRC_SKB_CB(skb)->ev;
+		pl = MRC_SKB_CB(skb)->plane;
 		__skb_queue_tail(&one, skb);
 		if (s && pl < MRC_MAX_PLANES && s->path[pl].valid)
 			mrc_net_send_path(qp->mdev, &s->path[pl].av,

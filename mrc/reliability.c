@@ -11,16 +11,6 @@
 
 #include "mrc.h"
 
-/* A control packet (SACK, NACK, PROBE) with its ICRC, or NULL. */
-struct sk_buff *mrc_rel_ctl_skb(struct mrc_qp *qp, const struct mrc_hdrs *c)
-{
-	struct sk_buff *skb = mrc_net_pkt(c);
-
-	if (skb)
-		mrc_net_seal(skb);
-	return skb;
-}
-
 /**
  * mrc_rel_penalty() - the receiver penalty for a backlog this full
  * @qlen: packets waiting in the receiving CPU's backlog (both its queues)
@@ -111,7 +101,7 @@ struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 					 READ_ONCE(netdev_max_backlog));
 	r->since_sack = 0;
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_SACK_TX, 1);
-	return mrc_rel_ctl_skb(qp, &c);
+	return mrc_net_ctl(&c);
 }
 
 /* A NACK of @h's PSN for @reason; @info as the wire format defines. */
@@ -128,7 +118,7 @@ struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	c.nack.cum_psn = qp->resp.cum_psn;
 	c.nack.ref_ev = h->ev;
 	c.nack.info = info;
-	return mrc_rel_ctl_skb(qp, &c);
+	return mrc_net_ctl(&c);
 }
 
 /*

@@ -103,7 +103,6 @@ static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
 	struct mrc_send_ctx *ctx = mrc_sctx(qp, slot->wqe_idx);
 	u64 now = ktime_get_ns();
 	struct mrc_hdrs h = {};
-	struct sk_buff *skb;
 	u32 i;
 
 	last = mrc_slot(qp, mrc_psn_add(psn, slot->chunk_left - 1));
@@ -124,10 +123,7 @@ static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
 	/* One request answers for the whole rest of the chunk. */
 	for (i = 0; i < slot->chunk_left; i++)
 		mrc_slot(qp, mrc_psn_add(psn, i))->sent_ns = now;
-	skb = mrc_net_pkt(&h);
-	if (skb)
-		mrc_net_seal(skb);
-	return skb;
+	return mrc_net_ctl(&h);
 }
 
 /**
