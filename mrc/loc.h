@@ -33,6 +33,7 @@ struct net;
 struct netlink_callback;
 struct netlink_ext_ack;
 struct nlattr;
+struct sock;
 
 /* main.c */
 extern unsigned short mrc_udp_port;
@@ -208,6 +209,9 @@ static inline void mrc_qp_unlock_xmit(struct mrc_qp *qp,
 	mrc_net_xmit(qp, out);
 	local_bh_enable();
 }
+
+/* recv.c: the receive demultiplexer */
+int mrc_recv_udp(struct sock *sk, struct sk_buff *skb);
 
 /* tx.c: requester, under qp->lock; packets go on @out, sent after unlock */
 void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out);
