@@ -288,7 +288,7 @@ u32 mrc_cc_window(const struct mrc_cc *cc, u32 mtu);
 int mrc_ud_post_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
 		     const struct ib_send_wr **bad_wr);
 void mrc_ud_work(struct work_struct *work);
-void mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
+bool mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
 		struct sk_buff *skb, const struct mrc_hdrs *h);
 
 /* debugfs.c */

@@ -60,12 +60,18 @@ static void mrc_recv_qp(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	}
 }
 
-static void mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
+/*
+ * One MRC packet, data at the BTH.  Return: true when it was processed
+ * (whatever the protocol made of it: a duplicate is answered too), false
+ * when it was dropped before anything could take it.
+ */
+static bool mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
 			 struct sk_buff *skb, bool ce)
 {
 	struct sk_buff_head out;
 	struct mrc_hdrs h;
 	struct mrc_qp *qp;
+	bool done;
 	int err;
 
 	mrc_count(mdev, plane, MRC_CNT_RX_PKTS, 1);
@@ -73,38 +79,38 @@ static void mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
 
 	if (!mrc_icrc_check(skb->data, skb->len)) {
 		mrc_count(mdev, plane, MRC_CNT_RX_BAD_ICRC, 1);
-		return;
+		return false;
 	}
 	err = mrc_wire_decode_hdrs(skb->data, skb->len, &h);
 	if (err) {
 		mrc_count(mdev, plane, MRC_CNT_RX_MALFORMED, 1);
-		return;
+		return false;
 	}
 	if (ce) {
 		h.ce = true;
 		mrc_count(mdev, plane, MRC_CNT_RX_ECN_CE, 1);
 	}
-	if (h.opcode == MRC_OP_UD_SEND_ONLY) {
-		mrc_ud_rcv(mdev, plane, skb, &h);
-		return;
-	}
+	if (h.opcode == MRC_OP_UD_SEND_ONLY)
+		return mrc_ud_rcv(mdev, plane, skb, &h);
 
 	qp = mrc_qp_lookup(mdev, h.dqpn);
 	if (!qp) {
 		mrc_count(mdev, plane, MRC_CNT_RX_NO_QP, 1);
-		return;
+		return false;
 	}
 
 	__skb_queue_head_init(&out);
 	spin_lock(&qp->lock);
 	/* RTR and later receive; only RTS and later send or expect acks. */
-	if (qp->dead || qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR)
-		mrc_count(mdev, plane, MRC_CNT_RX_BAD_STATE, 1);
-	else
+	done = !qp->dead && qp->state >= IB_QPS_RTR && qp->state != IB_QPS_ERR;
+	if (done)
 		mrc_recv_qp(qp, &h, skb->data + h.hdr_len, &out);
+	else
+		mrc_count(mdev, plane, MRC_CNT_RX_BAD_STATE, 1);
 	spin_unlock(&qp->lock);
 
 	mrc_net_xmit(qp, &out);
+	return done;
 }
 
 /**
@@ -112,14 +118,17 @@ static void mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
  * @sk: the socket, IPv4 or IPv6
  * @skb: the packet, data at the UDP header
  *
+ * A packet processed is consumed (consume_skb()); one dropped unprocessed
+ * is freed as a drop (kfree_skb()), which drop monitors count.
+ *
  * Context: softirq.
  * Return: 0: the packet was taken, whatever became of it.
  */
 int mrc_recv_udp(struct sock *sk, struct sk_buff *skb)
 {
 	struct ib_device *ib;
+	bool ce, done = false;
 	unsigned int plane;
-	bool ce;
 
 	ib = ib_device_get_by_netdev(skb->dev, RDMA_DRIVER_RXE);
 	if (!ib)
@@ -144,12 +153,15 @@ int mrc_recv_udp(struct sock *sk, struct sk_buff *skb)
 	if (plane < MRC_MAX_PLANES && !skb_linearize(skb) &&
 	    pskb_may_pull(skb, sizeof(struct udphdr))) {
 		__skb_pull(skb, sizeof(struct udphdr));
-		mrc_recv_pkt(to_mdev(ib), plane, skb, ce);
+		done = mrc_recv_pkt(to_mdev(ib), plane, skb, ce);
 	}
 	rcu_read_unlock();
 put:
 	ib_device_put(ib);
 drop:
-	kfree_skb(skb);
+	if (done)
+		consume_skb(skb);
+	else
+		kfree_skb(skb);
 	return 0;
 }
