@@ -213,34 +213,28 @@ static inline void mrc_qp_unlock_xmit(struct mrc_qp *qp,
 /* recv.c: the receive demultiplexer */
 int mrc_recv_udp(struct sock *sk, struct sk_buff *skb);
 
-/* tx.c: requester, under qp->lock; packets go on @out, sent after unlock */
+/* requester.c: under qp->lock; packets go on @out, sent after unlock */
 void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out);
 u32 mrc_req_span(const struct mrc_qp *qp);
 u32 mrc_req_cap(const struct mrc_qp *qp);
 u32 mrc_req_pipe(const struct mrc_qp *qp);
-struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx);
 bool mrc_req_resend(struct mrc_qp *qp, u32 psn, struct sk_buff_head *out);
-void mrc_req_complete(struct mrc_qp *qp);
 
-/* rx.c: responder */
+/* responder.c: requests in, their acknowledgements out */
 void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		  const void *payload, struct sk_buff_head *out);
 void mrc_resp_reset(struct mrc_qp *qp);
+u8 mrc_resp_penalty(u32 qlen, u32 max);
 
-/* reliability.c: SACK/NACK, retransmission, timers */
-void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-		      struct sk_buff_head *out);
-void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-		      struct sk_buff_head *out);
-void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			   const void *payload, struct sk_buff_head *out);
-u8 mrc_rel_penalty(u32 qlen, u32 max);
-struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			     u8 sack_flags);
-struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			     u8 reason, u32 info);
-void mrc_rel_arm(struct mrc_qp *qp);
-void mrc_rel_timer(struct timer_list *t);
+/* completer.c: SACK/NACK/READ response processing, retransmission, timer */
+void mrc_comp_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+		       struct sk_buff_head *out);
+void mrc_comp_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+		       struct sk_buff_head *out);
+void mrc_comp_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			    const void *payload, struct sk_buff_head *out);
+void mrc_comp_arm(struct mrc_qp *qp);
+void mrc_comp_timer(struct timer_list *t);
 
 /* ev.c: a QP's EV set and paths */
 extern unsigned int mrc_ev_count;

@@ -38,10 +38,10 @@ static void mrc_recv_qp(struct mrc_qp *qp, const struct mrc_hdrs *h,
 {
 	switch (h->opcode) {
 	case MRC_OP_SACK:
-		mrc_rel_sack_rcv(qp, h, out);
+		mrc_comp_sack_rcv(qp, h, out);
 		break;
 	case MRC_OP_NACK:
-		mrc_rel_nack_rcv(qp, h, out);
+		mrc_comp_nack_rcv(qp, h, out);
 		break;
 	case MRC_OP_PORT_STATUS:
 		/* The second copy, or one overtaken, changes nothing. */
@@ -52,7 +52,7 @@ static void mrc_recv_qp(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	case MRC_OP_READ_RESP_MIDDLE:
 	case MRC_OP_READ_RESP_LAST:
 	case MRC_OP_READ_RESP_ONLY:
-		mrc_rel_read_resp_rcv(qp, h, payload, out);
+		mrc_comp_read_resp_rcv(qp, h, payload, out);
 		break;
 	default:
 		mrc_resp_rcv(qp, h, payload, out);

@@ -1828,7 +1828,7 @@ static u32 ev_nth_on(struct tf *f, const u32 *ev_of, u32 n, u32 ev, u32 nth)
  * worth of packets.  A SACK that carries the third packet of the first
  * packet's EV, and neither of the two before it, says that path dropped
  * the first (the second may still be reordered by the host): the EV must
- * be retired before mrc_rel_sack_rcv() returns, and the first packet must
+ * be retired before mrc_comp_sack_rcv() returns, and the first packet must
  * go again on another plane.
  */
 static void ev_sack_retires_lost_path(struct kunit *test)
