@@ -318,6 +318,105 @@ static bool mrc_comp_plane_overdue(const struct mrc_qp *qp,
 	       (u64)qp->req.plane_rtt_us[pl] * NSEC_PER_USEC;
 }
 
+/*
+ * The SACK loss rules: which holes below the highest SACKed PSN are lost,
+ * after SACK @h has been applied.  Each PSN from psn_una up to that highest
+ * one goes through these rules, in this order:
+ *
+ * 1. Only a hole still owed is judged: not acknowledged, not a READ PSN
+ *    (its one request is marked when it arrives), not fast-retransmitted
+ *    already (the timer clears that mark), not waiting out an RNR NACK
+ *    (the retransmit timer resends those).
+ * 2. Only a hole @h says is missing (cum_psn, or a clear bit of its
+ *    bitmap): a SACK reporting far past cum_psn says nothing of the PSNs
+ *    between, which earlier SACKs on other paths, maybe still on their
+ *    way, did.  Except a hole marked REO_WAIT by rule 5: once the bitmaps
+ *    have moved past it none may report it again until the older holes are
+ *    repaired, so every later SACK judges it.
+ * 3. EV loss order: a later packet on the hole's own EV, from its own CPU,
+ *    was acknowledged, beyond ev_margin (mrc_ev_lost()): one EV is one
+ *    ordered path from each CPU's queue, so the hole is lost on that path.
+ *    Rules 4 and 5 do not apply to it.
+ * 4. Reorder distance: the hole is the reordering threshold
+ *    (mrc_comp_reorder_thresh()) or more below the highest SACKed PSN of
+ *    its own plane (planes differ in delay: a stalled plane's holes
+ *    measured against the others' progress would strike its healthy
+ *    paths), or MRC_REORDER_PLANES times that below the highest of all (a
+ *    plane that went silent altogether has none of its own); and it left
+ *    before that highest PSN of all: a packet (re)sent after it has had
+ *    less time, on another path, and judging it would strike the healthy
+ *    EV a resend went out on.  Otherwise it is not judged yet.
+ * 5. Plane round trip: a hole found by distance is lost only once it has
+ *    been out longer than the longest round trip its plane showed lately
+ *    (plane_rtt_us), RACK's rule with the plane's slowest path as the
+ *    reordering window; until then it is marked REO_WAIT (rule 2).
+ * 6. The verdict: a hole of rule 3 retires its EV here, in this softirq
+ *    (MRC_EV_WHY_LOST); one of rules 4 and 5 only makes its path suspect
+ *    (MRC_EV_WHY_SUSPECT).  Either is resent at once, marked FAST_RTX and
+ *    with the rule that sent it (EV_LOST or REORDER), which a later DUP|RTX
+ *    answer widens (mrc_comp_reorder()).
+ *
+ * Return: false when the QP failed meanwhile (a resend found its WQE's
+ * memory bad), true otherwise.
+ */
+static bool mrc_comp_losses(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			    struct sk_buff_head *out)
+{
+	struct mrc_req *req = &qp->req;
+	u32 thresh, p;
+	u64 high_ns, now;
+
+	if (!req->have_high || !mrc_comp_in_flight(qp, req->psn_high))
+		return true;
+	high_ns = mrc_slot(qp, req->psn_high)->sent_ns;
+	thresh = mrc_comp_reorder_thresh(qp);
+	now = ktime_get_ns();
+	for (p = req->psn_una; p != req->psn_high; p = mrc_psn_add(p, 1)) {
+		struct mrc_tx_slot *slot = mrc_slot(qp, p);
+		bool path_lost;
+
+		/* 1. */
+		if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ |
+				   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT))
+			continue;
+		/* 2. */
+		if (!(slot->flags & MRC_SLOT_REO_WAIT) &&
+		    !mrc_comp_sack_missing(h, p))
+			continue;
+		/* 3. */
+		path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq, slot->cpu);
+		if (!path_lost) {
+			/* 4. */
+			if ((mrc_comp_plane_dist(qp, p, slot) < thresh &&
+			     mrc_psn_fwd(req->psn_high, p) <
+			     MRC_REORDER_PLANES * thresh) ||
+			    slot->sent_ns > high_ns)
+				continue;
+			/* 5. */
+			if (!mrc_comp_plane_overdue(qp, slot, now)) {
+				slot->flags |= MRC_SLOT_REO_WAIT;
+				continue;
+			}
+		}
+		/* 6. */
+		if (path_lost) {
+			mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);
+			slot->flags |= MRC_SLOT_EV_LOST;
+		} else {
+			mrc_ev_suspect(qp, slot->ev, slot->ev_seq,
+				       slot->sent_ns, MRC_EV_WHY_SUSPECT);
+			slot->flags |= MRC_SLOT_REORDER;
+		}
+		slot->flags |= MRC_SLOT_FAST_RTX;
+		/* On the plane the overdue copy took: where paths lag. */
+		mrc_count(qp->mdev, mrc_ev_plane(slot->ev),
+			  MRC_CNT_FAST_RETRANSMITS, 1);
+		if (!mrc_req_resend(qp, p, out))
+			return false;
+	}
+	return true;
+}
+
 /**
  * mrc_comp_sack_rcv() - the requester learns what the responder has
  * @qp: the QP, locked
@@ -383,71 +482,8 @@ void mrc_comp_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		return;
 	mrc_comp_reorder(qp, h, una);
 
-	/*
-	 * A hole is lost when a later packet on its own EV, from its own CPU,
-	 * arrived (one EV is one ordered path from each CPU's queue): that
-	 * path is retired here, in this softirq.  A hole reo_thresh below
-	 * the highest SACKed PSN of its own plane is resent too, and only
-	 * makes its path suspect.  Planes differ in delay, and a stalled
-	 * plane's holes measured against the others'
-	 * progress would strike its healthy paths; only a plane that went
-	 * silent altogether is judged by the highest of all, from
-	 * MRC_REORDER_PLANES times as far.  Distance says nothing of a packet
-	 * (re)sent after that highest one: it has had less time, on another
-	 * path: judged by it, the resend of a hole would strike the healthy
-	 * EV it went out on.  Neither rule judges a PSN this SACK does not
-	 * say is missing: one reporting far past cum_psn says nothing of the
-	 * PSNs between, which earlier SACKs on other paths, maybe still on
-	 * their way, did.  Except a hole an earlier SACK found far enough
-	 * behind but not yet out for its plane's longest round trip: every
-	 * later SACK judges it, since once its bitmap has moved past the hole
-	 * none may report it again until the older holes are repaired.
-	 */
-	if (req->have_high && mrc_comp_in_flight(qp, req->psn_high)) {
-		u64 high_ns = mrc_slot(qp, req->psn_high)->sent_ns;
-		u32 thresh = mrc_comp_reorder_thresh(qp);
-		u64 now = ktime_get_ns();
-
-		for (p = req->psn_una; p != req->psn_high;
-		     p = mrc_psn_add(p, 1)) {
-			struct mrc_tx_slot *slot = mrc_slot(qp, p);
-			bool path_lost;
-
-			/* RNR-refused packets wait for their timer. */
-			if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ |
-					   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT) ||
-			    (!(slot->flags & MRC_SLOT_REO_WAIT) &&
-			     !mrc_comp_sack_missing(h, p)))
-				continue;
-			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq,
-						slot->cpu);
-			if (!path_lost &&
-			    ((mrc_comp_plane_dist(qp, p, slot) < thresh &&
-			      mrc_psn_fwd(req->psn_high, p) <
-			      MRC_REORDER_PLANES * thresh) ||
-			     slot->sent_ns > high_ns))
-				continue;
-			if (!path_lost && !mrc_comp_plane_overdue(qp, slot, now)) {
-				slot->flags |= MRC_SLOT_REO_WAIT;
-				continue;
-			}
-			if (path_lost) {
-				mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);
-				slot->flags |= MRC_SLOT_EV_LOST;
-			} else {
-				mrc_ev_suspect(qp, slot->ev, slot->ev_seq,
-					       slot->sent_ns,
-					       MRC_EV_WHY_SUSPECT);
-				slot->flags |= MRC_SLOT_REORDER;
-			}
-			slot->flags |= MRC_SLOT_FAST_RTX;
-			/* On the plane the overdue copy took: where paths lag. */
-			mrc_count(qp->mdev, mrc_ev_plane(slot->ev),
-				  MRC_CNT_FAST_RETRANSMITS, 1);
-			if (!mrc_req_resend(qp, p, out))
-				return;
-		}
-	}
+	if (!mrc_comp_losses(qp, h, out))
+		return;
 	mrc_req_run(qp, out);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_comp_sack_rcv);
