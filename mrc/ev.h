@@ -2,7 +2,8 @@
 /*
  * Entropy values (EVs) and paths of one QP: the set a QP sprays over, their
  * states, and the per-plane routes they take.  Documentation/multipath.md
- * tells the whole story; ev.c implements it.
+ * tells the whole story; ev.c (the state machine), ev_probe.c (probes,
+ * port status) and ev_path.c (paths, installation) implement it.
  */
 #ifndef _MRC_EV_H
 #define _MRC_EV_H

@@ -236,41 +236,53 @@ void mrc_comp_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 void mrc_comp_arm(struct mrc_qp *qp);
 void mrc_comp_timer(struct timer_list *t);
 
-/* ev.c: a QP's EV set and paths */
+/* ev.c: the EV state machine, under qp->lock */
 extern unsigned int mrc_ev_count;
-int mrc_ev_init(struct mrc_qp *qp);
-void mrc_ev_destroy(struct mrc_qp *qp);
-void mrc_ev_stop(struct mrc_qp *qp);
-void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
-		    struct mrc_path *paths);
-void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
-		      u32 event_mask, u8 format);
-void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
-		    struct mrc_srv6_dst *srv6);
+bool mrc_ev_plane_up(struct mrc_qp *qp, u8 pl);
+void mrc_ev_set_state(struct mrc_qp *qp, struct mrc_ev *ev, u8 state);
+void mrc_ev_shuffle(struct mrc_evset *s);
 int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane);
 void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq);
 u32 mrc_ev_next(struct mrc_qp *qp);
+struct mrc_ev *mrc_ev_find(struct mrc_qp *qp, u32 ev);
 void mrc_ev_acked(struct mrc_qp *qp, u32 ev, u32 ev_seq, u16 cpu);
 bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq, u16 cpu);
+void mrc_ev_spare_add(struct mrc_evset *s, u8 pl, u16 entropy);
+u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);
 void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why);
 void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, u32 ev_seq, u64 sent_ns,
 		    enum mrc_ev_why why);
-void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
 void mrc_ev_skip(struct mrc_qp *qp, u32 ev);
-u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);
-int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
-		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out);
-void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token);
+void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
+int mrc_ev_set_states(struct mrc_qp *qp, const struct mrc_ev_req *reqs, u32 n,
+		      struct netlink_ext_ack *extack);
+
+/* ev_probe.c: probes and port status */
+void mrc_ev_arm_probes(struct mrc_qp *qp);
 void mrc_ev_port_status(struct mrc_qp *qp, u32 seq, u32 down,
 			struct sk_buff_head *out);
 void mrc_ev_planes_changed(struct mrc_qp *qp, u32 seq, u32 down,
 			   struct sk_buff_head *out);
 void mrc_ev_port_status_repeat(struct mrc_qp *qp, struct sk_buff_head *out);
 bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h);
+void mrc_ev_probe_answered(struct mrc_qp *qp, u32 ref_ev);
+int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
+		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out);
+void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token);
 void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
 			 int err);
-int mrc_ev_set_states(struct mrc_qp *qp, const struct mrc_ev_req *reqs, u32 n,
-		      struct netlink_ext_ack *extack);
+void mrc_ev_probe_init(struct mrc_evset *s);
+void mrc_ev_stop(struct mrc_qp *qp);
+
+/* ev_path.c: address derivation, path installation, the EV set's life */
+void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
+		    struct mrc_path *paths);
+void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
+		    struct mrc_srv6_dst *srv6);
+void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
+		      u32 event_mask, u8 format);
+int mrc_ev_init(struct mrc_qp *qp);
+void mrc_ev_destroy(struct mrc_qp *qp);
 
 /* cc.c */
 void mrc_cc_init(struct mrc_cc *cc, const struct mrc_ccprof_cfg *cfg);

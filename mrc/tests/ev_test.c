@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite "mrc-ev": the EV set and paths of mrc/ev.c.  The fixture's
+ * KUnit suite "mrc-ev": the EV set and paths of mrc/ev*.c.  The fixture's
  * device gets eight planes that are up, and the QP an active set installed
  * over them.  The suite proves that the set is split equally over the
  * planes with distinct entropies and spares; that the rotation uses every
@@ -93,7 +93,7 @@ static void ev_install(struct tf *f, u32 n)
 	ev_install_mask(f, GENMASK(EV_PLANES - 1, 0), n);
 }
 
-/* The ev.c calls, each under qp->lock as the data path makes them. */
+/* The ev*.c calls, each under qp->lock as the data path makes them. */
 static int ev_pick(struct tf *f, int avoid_plane)
 {
 	int slot;
