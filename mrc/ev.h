@@ -217,11 +217,6 @@ struct mrc_path {
  *	one SACK on it still count
  * @gone_acked: its acknowledged sequence
  * @gone_cpu: the CPU of that acknowledged packet
- * @last_retire_ns: time the last retirement took inside its caller, for
- *	the benchmark: from the loss signal to the new entropy in the slot,
- *	before the controller hears of it and the prober is armed
- * @last_sent_after: packets the last retired EV was given after its first
- *	loss signal (0 when the signal itself retired it), for the benchmark
  * @waiter: the controller's probe in flight, at most one per QP
  * @srv6: the SRv6 paths of the QP's destination, NULL to send plain UDP;
  *	set under the QP lock, read by the TX path under RCU
@@ -252,8 +247,6 @@ struct mrc_evset {
 	u32 gone_value;
 	u32 gone_acked;
 	u16 gone_cpu;
-	u64 last_retire_ns;
-	u32 last_sent_after;
 	struct mrc_ev_probe_wait *waiter;
 	struct mrc_srv6_dst __rcu *srv6;
 	u32 peer_down;
