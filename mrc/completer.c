@@ -422,6 +422,10 @@ static bool mrc_comp_losses(struct mrc_qp *qp, const struct mrc_hdrs *h,
  * @qp: the QP, locked
  * @h: the SACK
  * @out: retransmissions and new packets the opened window allows
+ *
+ * Acknowledges what @h reports, feeds NSCC, the EV verdicts and the
+ * reordering adaptation, completes finished WQEs, then applies the loss
+ * rules (mrc_comp_losses()) and sends what the window allows.
  */
 void mrc_comp_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		      struct sk_buff_head *out)

@@ -168,7 +168,7 @@ static void mrc_resp_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	struct mrc_resp *r = &qp->resp;
 	struct softnet_data *sd;
 	struct mrc_hdrs c = {};
-	u32 i, base, ahead, off;
+	u32 i, base, ahead, off, qlen;
 	struct sk_buff *skb;
 
 	c.opcode = MRC_OP_SACK;
@@ -214,9 +214,9 @@ static void mrc_resp_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	 * works from there: what waits is in both.
 	 */
 	sd = this_cpu_ptr(&softnet_data);
-	c.sack.penalty = mrc_resp_penalty(skb_queue_len_lockless(&sd->input_pkt_queue) +
-					 skb_queue_len_lockless(&sd->process_queue),
-					 READ_ONCE(netdev_max_backlog));
+	qlen = skb_queue_len_lockless(&sd->input_pkt_queue) +
+	       skb_queue_len_lockless(&sd->process_queue);
+	c.sack.penalty = mrc_resp_penalty(qlen, READ_ONCE(netdev_max_backlog));
 	r->since_sack = 0;
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_SACK_TX, 1);
 	skb = mrc_net_ctl(&c);

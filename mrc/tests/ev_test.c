@@ -12,8 +12,8 @@
  * entropy of the same plane, else ASSUMED_BAD, never below the floor,
  * which counts a refusal as nothing else), as does
  * suspicion twice in a row; that probe answers bring slots and retired
- * entropies back; and, through the real requester of tx.c and the SACK
- * handling of reliability.c, that the path of a lost packet is retired
+ * entropies back; and, through the real requester of requester.c and the
+ * SACK handling of completer.c, that the path of a lost packet is retired
  * inside the very call that learns of the loss, and the packet goes again
  * on another plane, as does a second one lost on the same path.  The
  * controller's deny and undeny are checked whole before they apply, keep

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite "mrc-rel": the requester of mrc/tx.c and the SACK handling of
- * mrc/reliability.c.  WRITE WQEs are written into the QP's send queue as a
- * poster does, mrc_req_run() packetises them, and SACKs fed back through
- * mrc_comp_sack_rcv() must advance psn_una, complete WQEs in SQ order, fast
- * retransmit each hole once it lies MRC_REORDER_THRESH PSNs below the
- * highest SACKed PSN, and never acknowledge what was not sent.
+ * KUnit suite "mrc-rel": the requester of mrc/requester.c and the SACK
+ * handling of mrc/completer.c.  WRITE WQEs are written into the QP's send
+ * queue as a poster does, mrc_req_run() packetises them, and SACKs fed
+ * back through mrc_comp_sack_rcv() must advance psn_una, complete WQEs in
+ * SQ order, fast retransmit each hole once it lies MRC_REORDER_THRESH PSNs
+ * below the highest SACKed PSN, and never acknowledge what was not sent.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
