@@ -128,7 +128,7 @@ static u32 mrc_comp_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
  * again.  A peer that lies only slows its own repairs, within the limits.
  */
 static void mrc_comp_reorder(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			    u32 una)
+			     u32 una)
 {
 	struct mrc_req *req = &qp->req;
 	u32 step = MRC_REORDER_THRESH / 2;
@@ -287,7 +287,7 @@ static void mrc_comp_plane_high(struct mrc_qp *qp, u32 p)
  * that plane has none in flight or it left after @p (then @p had longer).
  */
 static u32 mrc_comp_plane_dist(struct mrc_qp *qp, u32 p,
-			      const struct mrc_tx_slot *slot)
+			       const struct mrc_tx_slot *slot)
 {
 	struct mrc_req *req = &qp->req;
 	u8 pl = mrc_ev_plane(slot->ev);
@@ -308,7 +308,7 @@ static u32 mrc_comp_plane_dist(struct mrc_qp *qp, u32 p,
  * within that, a dead one is not.
  */
 static bool mrc_comp_plane_overdue(const struct mrc_qp *qp,
-				  const struct mrc_tx_slot *slot, u64 now)
+				   const struct mrc_tx_slot *slot, u64 now)
 {
 	u8 pl = mrc_ev_plane(slot->ev);
 
@@ -428,7 +428,7 @@ static bool mrc_comp_losses(struct mrc_qp *qp, const struct mrc_hdrs *h,
  * rules (mrc_comp_losses()) and sends what the window allows.
  */
 void mrc_comp_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-		      struct sk_buff_head *out)
+		       struct sk_buff_head *out)
 {
 	struct mrc_req *req = &qp->req;
 	u32 cum = h->sack.cum_psn, p, i, bytes = 0, cuts, una = req->psn_una;
@@ -512,7 +512,7 @@ static enum ib_wc_status mrc_comp_nack_status(u8 reason)
  * @out: retransmissions
  */
 void mrc_comp_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-		      struct sk_buff_head *out)
+		       struct sk_buff_head *out)
 {
 	struct mrc_req *req = &qp->req;
 	struct mrc_tx_slot *slot;
@@ -577,7 +577,7 @@ void mrc_comp_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
  * slot records arrival, so duplicates are dropped.
  */
 void mrc_comp_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			   const void *payload, struct sk_buff_head *out)
+			    const void *payload, struct sk_buff_head *out)
 {
 	struct mrc_device *mdev = qp->mdev;
 	struct mrc_tx_slot *slot;

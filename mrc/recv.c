@@ -19,7 +19,7 @@
 #include "mrc.h"
 
 static unsigned int mrc_recv_plane(struct mrc_device *mdev,
-				 const struct net_device *ndev)
+				   const struct net_device *ndev)
 {
 	struct mrc_plane *plane;
 	unsigned int i;

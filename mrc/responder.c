@@ -268,7 +268,6 @@ static void mrc_resp_fatal(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	mrc_qp_error(qp, MRC_QP_ERROR_OTHER);
 }
 
-
 static u8 mrc_rresp_opcode(bool first, bool last)
 {
 	if (first && last)
