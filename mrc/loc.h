@@ -32,6 +32,7 @@ struct mrc_srv6_path;
 struct net;
 struct netlink_callback;
 struct netlink_ext_ack;
+struct nla_policy;
 struct nlattr;
 struct sock;
 
@@ -55,7 +56,7 @@ int mrc_dev_register(struct mrc_device *mdev, struct netlink_ext_ack *extack);
 int mrc_device_init(void);
 void mrc_device_exit(void);
 
-/* netlink.c */
+/* netlink.c: the family, its operations and groups, helpers */
 int mrc_genl_init(void);
 void mrc_genl_exit(void);
 void mrc_nl_notify_plane(const struct mrc_device *mdev,
@@ -72,6 +73,24 @@ int mrc_nl_dump_devices(struct sk_buff *skb, struct netlink_callback *cb,
 					struct netlink_callback *cb,
 					struct mrc_device *mdev, void *arg),
 			void *arg);
+
+/* netlink_dev.c: devices and planes */
+extern const struct nla_policy mrc_planes_policy[MRC_A_PLANES_MAX + 1];
+int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane);
+int mrc_nl_dev_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_nl_dev_new(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_dev_del(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_dev_set(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_plane_set(struct sk_buff *skb, struct genl_info *info);
+
+/* netlink_profile.c: EV and CC profiles */
+extern const struct nla_policy mrc_evprof_policy[MRC_A_EVPROF_MAX + 1];
+extern const struct nla_policy mrc_ccprof_policy[MRC_A_CCPROF_MAX + 1];
+int mrc_nl_prof_apply(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_prof_del(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_prof_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_prof_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* profile.c: pure checks, usable without locks (and from KUnit) */
 u32 mrc_evprof_min_active_default(u32 ev_count);
@@ -303,12 +322,13 @@ void mrc_debugfs_exit(void);
 void mrc_debugfs_add(struct mrc_device *mdev);
 void mrc_debugfs_del(struct mrc_device *mdev);
 
-/* netlink_qp.c: the QP view and EV deny/undeny */
-int mrc_nl_qp_req_parse(struct genl_info *info, struct nlattr **tb);
+/* netlink_qp.c: the QP view, EV deny/undeny, QP attributes, EV probes */
+extern const struct nla_policy mrc_qp_policy[MRC_A_QP_MAX + 1];
 int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_qp_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_nl_ev_set(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_probe(struct sk_buff *skb, struct genl_info *info);
 
 /* netlink_event.c: EV and QP notifications from the data path */
 void mrc_event_ev(struct mrc_qp *qp, const struct mrc_ev *ev);
@@ -327,6 +347,7 @@ bool mrc_srv6_dst_path(const struct mrc_srv6_dst *d, u8 plane, u16 entropy,
 		       struct mrc_srv6_path *p);
 
 /* netlink_srv6.c: SRv6 path programming */
+extern const struct nla_policy mrc_srv6_policy[MRC_A_SRV6_MAX + 1];
 int mrc_nl_srv6_set(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_srv6_del(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_srv6_dump(struct sk_buff *skb, struct netlink_callback *cb);

@@ -20,6 +20,44 @@
 
 #include "mrc.h"
 
+/*
+ * Only the input attributes have entries; a state outside the enum is out of range, GOOD and DENIED are
+ * the only ones EV_SET accepts (checked by the handler).
+ */
+static struct netlink_range_validation mrc_qpn_range = {
+	.min = 0,
+	.max = MRC_MAX_QPN,
+};
+
+static const struct nla_policy mrc_ev_policy[MRC_A_EV_MAX + 1] = {
+	[MRC_A_EV_SLOT] = NLA_POLICY_MAX(NLA_U32, MRC_MAX_EVS - 1),
+	[MRC_A_EV_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_EV_STATE_DENIED),
+};
+
+static const struct nla_policy mrc_evs_policy[MRC_A_EVS_MAX + 1] = {
+	[MRC_A_EV] = NLA_POLICY_NESTED(mrc_ev_policy),
+};
+
+/* A device or a QP names a profile by id, or none with 0. */
+static struct netlink_range_validation mrc_dev_prof_id_range = {
+	.min = 0,
+	.max = MRC_PROFILE_ID_MAX,
+};
+
+const struct nla_policy mrc_qp_policy[MRC_A_QP_MAX + 1] = {
+	[MRC_A_QP_NUM] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_qpn_range),
+	[MRC_A_QP_EVS] = NLA_POLICY_NESTED(mrc_evs_policy),
+	[MRC_A_QP_EVPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						     &mrc_dev_prof_id_range),
+	[MRC_A_QP_CCPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						     &mrc_dev_prof_id_range),
+	[MRC_A_QP_MPR] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_MPR_MAX),
+	[MRC_A_QP_MPR_DEST] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_MPR_DEST_MAX),
+	[MRC_A_QP_TIMEOUT] = NLA_POLICY_MAX(NLA_U8, 31),
+	[MRC_A_QP_RETRY_LINEAR] = NLA_POLICY_MAX(NLA_U8, 7),
+	[MRC_A_QP_RETRY_EXP] = NLA_POLICY_MAX(NLA_U8, MRC_RETRY_EXP_INFINITE),
+};
+
 struct mrc_nl_ev_snap {
 	u32 value;
 	u8 plane;
@@ -248,7 +286,7 @@ cancel:
  * The family policy validated the nest already; this checks presence.
  * Return: 0, or -EINVAL with the missing attribute named in the extack.
  */
-int mrc_nl_qp_req_parse(struct genl_info *info, struct nlattr **tb)
+static int mrc_nl_qp_req_parse(struct genl_info *info, struct nlattr **tb)
 {
 	int err;
 
@@ -616,4 +654,194 @@ unlock:
 out:
 	mrc_qp_set_release(&set);
 	return err;
+}
+
+/* ---- EV probes --------------------------------------------------------- */
+
+/* What MRC_CMD_PROBE asks for, from its attributes. */
+struct mrc_nl_probe_req {
+	const struct nlattr *name_attr;
+	u32 qpn;
+	u32 slot;
+	u32 timeout_ms;
+};
+
+static int mrc_nl_probe_parse(struct genl_info *info,
+			      struct mrc_nl_probe_req *req)
+{
+	struct nlattr *qtb[MRC_A_QP_MAX + 1], *etb[MRC_A_EV_MAX + 1];
+	struct netlink_ext_ack *extack = info->extack;
+	const struct nlattr *ev = NULL, *nla;
+	int rem, err;
+
+	err = mrc_nl_qp_req_parse(info, qtb);
+	if (err)
+		return err;
+	req->name_attr = info->attrs[MRC_A_DEV_NAME];
+	req->qpn = nla_get_u32(qtb[MRC_A_QP_NUM]);
+	if (qtb[MRC_A_QP_EVS]) {
+		nla_for_each_nested(nla, qtb[MRC_A_QP_EVS], rem) {
+			if (ev) {
+				NL_SET_ERR_MSG_ATTR(extack, nla,
+						    "one probe names one EV");
+				return -EINVAL;
+			}
+			ev = nla;
+		}
+	}
+	if (!ev) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[MRC_A_QP],
+				    "missing EV to probe");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(etb, MRC_A_EV_MAX, ev, mrc_ev_policy, extack);
+	if (err)
+		return err;
+	if (!etb[MRC_A_EV_SLOT]) {
+		NL_SET_ERR_MSG_ATTR(extack, ev, "missing EV slot");
+		return -EINVAL;
+	}
+	req->slot = nla_get_u32(etb[MRC_A_EV_SLOT]);
+	req->timeout_ms = MRC_PROBE_TIMEOUT_MS_DEFAULT;
+	if (info->attrs[MRC_A_PROBE_TIMEOUT_MS])
+		req->timeout_ms = nla_get_u32(info->attrs[MRC_A_PROBE_TIMEOUT_MS]);
+	return 0;
+}
+
+/*
+ * Sends the probe, or forgets the waiter when @start is false.  QPs are only
+ * safe under RCU, and a device only under mrc_net.lock: neither can be held
+ * while the caller sleeps, so each step finds the QP again by name and
+ * number.  A QP destroyed meanwhile has completed the waiter itself
+ * (mrc_destroy_qp()); another QP found under the same number simply does not
+ * hold @w, and mrc_ev_probe_forget() leaves it alone.
+ */
+static int mrc_nl_probe_qp(struct mrc_net *mn, const struct mrc_nl_probe_req *req,
+			   struct mrc_ev_probe_wait *w, bool start,
+			   struct netlink_ext_ack *extack)
+{
+	struct mrc_device *mdev;
+	struct sk_buff_head out;
+	struct mrc_qp *qp;
+	int err = 0;
+
+	__skb_queue_head_init(&out);
+	mutex_lock(&mn->lock);
+	mdev = mrc_dev_find(mn, nla_data(req->name_attr));
+	if (!mdev || !mdev->registered) {
+		mutex_unlock(&mn->lock);
+		NL_SET_ERR_MSG_ATTR(extack, req->name_attr,
+				    "no such mrc device");
+		return -ENODEV;
+	}
+	rcu_read_lock();
+	qp = mrc_qp_lookup(mdev, req->qpn);
+	if (!qp) {
+		err = -ENOENT;
+		NL_SET_ERR_MSG(extack, "no such QP");
+	} else if (!start) {
+		spin_lock_bh(&qp->lock);
+		mrc_ev_probe_forget(qp, w, 0);
+		spin_unlock_bh(&qp->lock);
+	} else {
+		mrc_qp_lock_tx(qp);
+		if (qp->evs && qp->evs->n && req->slot >= qp->evs->n)
+			err = -ERANGE;
+		else
+			err = mrc_ev_probe_start(qp, req->slot, w, &out);
+		mrc_qp_unlock_xmit(qp, &out);
+		if (err == -ERANGE)
+			NL_SET_ERR_MSG(extack, "EV slot beyond the QP's active set");
+		else if (err == -EINVAL)
+			NL_SET_ERR_MSG(extack, "QP is not connected (RTS)");
+		else if (err == -EBUSY)
+			NL_SET_ERR_MSG(extack, "another probe of this QP is in flight");
+	}
+	rcu_read_unlock();
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+static int mrc_nl_probe_reply(struct genl_info *info,
+			      const struct mrc_nl_probe_req *req,
+			      const struct mrc_ev_probe_wait *w)
+{
+	struct nlattr *qp, *evs, *ev;
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = mrc_nl_hdr_put(msg, info->snd_portid, info->snd_seq, 0,
+			     MRC_CMD_PROBE);
+	if (!hdr)
+		goto nomem;
+	if (nla_put_string(msg, MRC_A_DEV_NAME, nla_data(req->name_attr)) ||
+	    nla_put_u64_64bit(msg, MRC_A_PROBE_RTT_NS, w->rtt_ns, MRC_A_PAD))
+		goto nomem;
+	qp = nla_nest_start(msg, MRC_A_QP);
+	if (!qp || nla_put_u32(msg, MRC_A_QP_NUM, req->qpn))
+		goto nomem;
+	evs = nla_nest_start(msg, MRC_A_QP_EVS);
+	if (!evs)
+		goto nomem;
+	ev = nla_nest_start(msg, MRC_A_EV);
+	if (!ev || nla_put_u32(msg, MRC_A_EV_SLOT, req->slot) ||
+	    nla_put_u32(msg, MRC_A_EV_VALUE, w->value) ||
+	    nla_put_u32(msg, MRC_A_EV_PLANE, mrc_ev_plane(w->value)) ||
+	    nla_put_u32(msg, MRC_A_EV_ENTROPY, mrc_ev_sport(w->value)) ||
+	    (w->stev && nla_put_u32(msg, MRC_A_EV_FLOW_LABEL,
+				    mrc_ev_flow_label(w->value))))
+		goto nomem;
+	nla_nest_end(msg, ev);
+	nla_nest_end(msg, evs);
+	nla_nest_end(msg, qp);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+nomem:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/*
+ * One probe on one EV of a connected QP, answered by the peer's SACK: the
+ * controller learns whether that path works and its round trip now, without
+ * data and whatever the EV's state.  Sleeps until the answer or the timeout.
+ */
+int mrc_nl_probe(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct mrc_ev_probe_wait w = {};
+	struct mrc_nl_probe_req req;
+	unsigned long timeout;
+	long left;
+	int err;
+
+	err = mrc_nl_probe_parse(info, &req);
+	if (err)
+		return err;
+	init_completion(&w.done);
+	err = mrc_nl_probe_qp(mn, &req, &w, true, info->extack);
+	if (err)
+		return err;
+
+	timeout = msecs_to_jiffies(req.timeout_ms);
+	left = wait_for_completion_interruptible_timeout(&w.done, timeout);
+	if (left <= 0) {
+		/* Not answered in time: make the QP forget @w first. */
+		mrc_nl_probe_qp(mn, &req, &w, false, NULL);
+		if (!try_wait_for_completion(&w.done)) {
+			if (left < 0)
+				return -EINTR;
+			NL_SET_ERR_MSG(info->extack, "no answer within the timeout");
+			return -ETIMEDOUT;
+		}
+	}
+	if (w.err) {
+		NL_SET_ERR_MSG(info->extack, "QP destroyed before the answer");
+		return w.err;
+	}
+	return mrc_nl_probe_reply(info, &req, &w);
 }

@@ -15,6 +15,43 @@
 
 #include "mrc.h"
 
+/*
+ * Each list nest takes one item type; a zero
+ * uSID would end a carrier early.  Plane shift and tiers are checked as a
+ * whole by mrc_srv6_tmpl_check().
+ */
+static const struct nla_policy mrc_srv6_usids_policy[MRC_A_SRV6_LIST_MAX + 1] = {
+	[MRC_A_SRV6_USID] = NLA_POLICY_MIN(NLA_U16, 1),
+};
+
+static const struct nla_policy mrc_srv6_tier_policy[MRC_A_SRV6_TIER_MAX + 1] = {
+	[MRC_A_SRV6_TIER_USID] = NLA_POLICY_MAX(NLA_U8, MRC_SRV6_USIDS_MAX - 1),
+	[MRC_A_SRV6_TIER_SHIFT] = NLA_POLICY_MAX(NLA_U8, 15),
+	[MRC_A_SRV6_TIER_COUNT] = NLA_POLICY_RANGE(NLA_U16, 1, 256),
+};
+
+static const struct nla_policy mrc_srv6_tiers_policy[MRC_A_SRV6_LIST_MAX + 1] = {
+	[MRC_A_SRV6_TIER] = NLA_POLICY_NESTED(mrc_srv6_tier_policy),
+};
+
+static const struct nla_policy mrc_srv6_path_policy[MRC_A_SRV6_PATH_MAX + 1] = {
+	[MRC_A_SRV6_PATH_PLANE] = NLA_POLICY_MAX(NLA_U32, MRC_MAX_PLANES - 1),
+	[MRC_A_SRV6_PATH_USIDS] = NLA_POLICY_NESTED(mrc_srv6_usids_policy),
+};
+
+static const struct nla_policy mrc_srv6_paths_policy[MRC_A_SRV6_LIST_MAX + 1] = {
+	[MRC_A_SRV6_PATH] = NLA_POLICY_NESTED(mrc_srv6_path_policy),
+};
+
+const struct nla_policy mrc_srv6_policy[MRC_A_SRV6_MAX + 1] = {
+	[MRC_A_SRV6_PEER] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[MRC_A_SRV6_LOCATOR] = NLA_POLICY_MIN(NLA_U32, 1),
+	[MRC_A_SRV6_PLANE_SHIFT] = NLA_POLICY_MAX(NLA_U8, 15),
+	[MRC_A_SRV6_USIDS] = NLA_POLICY_NESTED(mrc_srv6_usids_policy),
+	[MRC_A_SRV6_TIERS] = NLA_POLICY_NESTED(mrc_srv6_tiers_policy),
+	[MRC_A_SRV6_PATHS] = NLA_POLICY_NESTED(mrc_srv6_paths_policy),
+};
+
 /* A reason computed at run time, where NL_SET_ERR_MSG wants a literal. */
 static void mrc_nl_srv6_why(struct netlink_ext_ack *extack,
 			    const struct nlattr *attr, const char *why)
