@@ -65,6 +65,19 @@ bool mrc_nl_has_listeners(struct net *net);
 void *mrc_nl_event_put(struct sk_buff *msg, u8 cmd);
 void mrc_nl_event_send(struct net *net, struct sk_buff *msg);
 /* for the handlers of the other netlink_*.c files */
+
+/**
+ * struct mrc_nl_devs_ctx - the head of the cb->ctx of a dump over
+ *	per-device objects (mrc_nl_dump_devices())
+ * @index: the index of the device to go on at
+ *
+ * Each such dump overlays its own context on cb->ctx, this first: what
+ * follows is its position inside the device.
+ */
+struct mrc_nl_devs_ctx {
+	unsigned long index;
+};
+
 void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 		     u8 cmd);
 int mrc_nl_dump_devices(struct sk_buff *skb, struct netlink_callback *cb,

@@ -277,14 +277,22 @@ void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 	return genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
 }
 
+/* Zeroes the position inside a device: what follows the head of cb->ctx. */
+static void mrc_nl_dump_ctx_zero(struct netlink_callback *cb)
+{
+	memset(cb->ctx + sizeof(struct mrc_nl_devs_ctx), 0,
+	       sizeof(cb->ctx) - sizeof(struct mrc_nl_devs_ctx));
+}
+
 /**
  * mrc_nl_dump_devices() - the device walk of a dump over per-device objects
  * @skb: the dump's message
- * @cb: cb->args[0] is the device index to go on at; [1] and [2] are the
- *	position inside it, zeroed whenever the walk moves to another device
+ * @cb: cb->ctx starts with a struct mrc_nl_devs_ctx, the device to go on at;
+ *	the rest is the position inside it, zeroed whenever the walk moves to
+ *	another device
  * @genid: the generation of what the dump walks, under mrc_net.lock, for
  *	NLM_F_DUMP_INTR
- * @dump_dev: puts one device's objects from cb->args[1] and [2] on; 0 when
+ * @dump_dev: puts one device's objects from the position in cb->ctx on; 0 when
  *	the device is done, an error (the message is full) to stop
  * @arg: passed to @dump_dev
  *
@@ -302,6 +310,7 @@ int mrc_nl_dump_devices(struct sk_buff *skb, struct netlink_callback *cb,
 			void *arg)
 {
 	struct nlattr *name_attr = genl_dumpit_info(cb)->attrs[MRC_A_DEV_NAME];
+	struct mrc_nl_devs_ctx *ctx = (void *)cb->ctx;
 	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
 	struct mrc_device *mdev;
 	int err = 0;
@@ -309,21 +318,19 @@ int mrc_nl_dump_devices(struct sk_buff *skb, struct netlink_callback *cb,
 	mutex_lock(&mn->lock);
 	cb->seq = genid(mn);
 	list_for_each_entry(mdev, &mn->devices, list) {
-		if (mdev->index < cb->args[0])
+		if (mdev->index < ctx->index)
 			continue;
 		if (name_attr && strcmp(mdev->name, nla_data(name_attr)))
 			continue;
-		if (mdev->index != cb->args[0]) {
-			cb->args[0] = mdev->index;
-			cb->args[1] = 0;
-			cb->args[2] = 0;
+		if (mdev->index != ctx->index) {
+			ctx->index = mdev->index;
+			mrc_nl_dump_ctx_zero(cb);
 		}
 		err = dump_dev(skb, cb, mdev, arg);
 		if (err)
 			break;
-		cb->args[0] = (long)mdev->index + 1;
-		cb->args[1] = 0;
-		cb->args[2] = 0;
+		ctx->index = (unsigned long)mdev->index + 1;
+		mrc_nl_dump_ctx_zero(cb);
 	}
 	mutex_unlock(&mn->lock);
 

@@ -133,27 +133,36 @@ int mrc_nl_dev_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/**
+ * struct mrc_nl_dev_dump_ctx - where a device dump goes on, in cb->ctx
+ * @next_index: the index of the next device to send
+ */
+struct mrc_nl_dev_dump_ctx {
+	unsigned long next_index;
+};
+
 /*
- * cb->args[0] holds the index of the next device to send.  Indexes only grow
- * along the list, so deletions between two parts of a dump never make it
- * skip or repeat a device that stays.
+ * Indexes only grow along the list, so deletions between two parts of a
+ * dump never make it skip or repeat a device that stays.
  */
 int mrc_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct mrc_nl_dev_dump_ctx *ctx = (void *)cb->ctx;
 	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
 	struct mrc_device *mdev;
 	int err = 0;
 
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
 	mutex_lock(&mn->lock);
 	cb->seq = mn->genid;
 	list_for_each_entry(mdev, &mn->devices, list) {
-		if (mdev->index < cb->args[0])
+		if (mdev->index < ctx->next_index)
 			continue;
 		err = mrc_nl_put_dev(skb, mdev, NETLINK_CB(cb->skb).portid,
 				     cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
 		if (err)
 			break;
-		cb->args[0] = (long)mdev->index + 1;
+		ctx->next_index = (unsigned long)mdev->index + 1;
 	}
 	mutex_unlock(&mn->lock);
 

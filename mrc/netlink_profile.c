@@ -390,13 +390,21 @@ int mrc_nl_prof_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/**
+ * struct mrc_nl_prof_dump_ctx - where a profile dump goes on, in cb->ctx
+ * @next_id: the id of the next profile to send
+ */
+struct mrc_nl_prof_dump_ctx {
+	unsigned long next_id;
+};
+
 /*
- * cb->args[0] holds the id of the next profile to send; the xarray walks ids
- * in increasing order, so profiles deleted between parts never make a dump
- * skip or repeat one that stays.
+ * The xarray walks ids in increasing order, so profiles deleted between
+ * parts never make a dump skip or repeat one that stays.
  */
 int mrc_nl_prof_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct mrc_nl_prof_dump_ctx *ctx = (void *)cb->ctx;
 	const struct genlmsghdr *gh = nlmsg_data(cb->nlh);
 	const struct mrc_nl_prof_kind *kind = mrc_nl_prof_kind(gh->cmd);
 	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
@@ -404,14 +412,15 @@ int mrc_nl_prof_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	void *prof;
 	int err = 0;
 
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
 	mutex_lock(&mn->lock);
 	cb->seq = mn->prof_genid;
-	xa_for_each_start(mrc_nl_prof_store(mn, kind), id, prof, cb->args[0]) {
+	xa_for_each_start(mrc_nl_prof_store(mn, kind), id, prof, ctx->next_id) {
 		err = kind->put(skb, prof, NETLINK_CB(cb->skb).portid,
 				cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
 		if (err)
 			break;
-		cb->args[0] = id + 1;
+		ctx->next_id = id + 1;
 	}
 	mutex_unlock(&mn->lock);
 

@@ -389,16 +389,29 @@ static u32 mrc_nl_qp_genid(struct mrc_net *mn)
 	return genid;
 }
 
+/**
+ * struct mrc_nl_qp_dump_ctx - where a QP dump goes on, in cb->ctx
+ * @devs: the device being dumped
+ * @qpn: the number of its next QP
+ * @slot: that QP's next EV slot
+ */
+struct mrc_nl_qp_dump_ctx {
+	struct mrc_nl_devs_ctx devs;
+	unsigned long qpn;
+	u32 slot;
+};
+
 /*
- * The QPs of @mdev from cb->args[1] (QP number) and, for that QP,
- * cb->args[2] (EV slot) on.  Return: 0 when the device is done, -EMSGSIZE
- * when the message is full (cb->args say where to go on).
+ * The QPs of @mdev from ctx->qpn and, for that QP, ctx->slot on.  Return: 0
+ * when the device is done, -EMSGSIZE when the message is full (the context
+ * says where to go on).
  */
 static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			      struct mrc_device *mdev, void *arg)
 {
+	struct mrc_nl_qp_dump_ctx *ctx = (void *)cb->ctx;
 	struct mrc_nl_qp_snap *snap = arg;
-	unsigned long qpn = cb->args[1];
+	unsigned long qpn = ctx->qpn;
 	struct mrc_qp *qp;
 	u32 first;
 	bool live;
@@ -408,7 +421,7 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 		rcu_read_lock();
 		qp = xa_find(&mdev->qps, &qpn, ULONG_MAX, XA_PRESENT);
 		/* A QP continued from the last message goes on at its slot. */
-		first = qpn == cb->args[1] ? cb->args[2] : 0;
+		first = qpn == ctx->qpn ? ctx->slot : 0;
 		live = qp && mrc_nl_qp_snap(qp, qpn, first, snap);
 		rcu_read_unlock();
 		if (!qp)
@@ -421,19 +434,18 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 					     cb->nlh->nlmsg_seq, NLM_F_MULTI,
 					     cb);
 			if (next < 0 || (u32)next < snap->ev_count) {
-				cb->args[1] = qpn;
-				cb->args[2] = next < 0 ? first : next;
+				ctx->qpn = qpn;
+				ctx->slot = next < 0 ? first : next;
 				return -EMSGSIZE;
 			}
 		}
-		cb->args[1] = ++qpn;
-		cb->args[2] = 0;
+		ctx->qpn = ++qpn;
+		ctx->slot = 0;
 	}
 }
 
 /*
- * cb->args[0] holds the index of the device being dumped, cb->args[1] the
- * number of the next QP and cb->args[2] its next EV slot.  Indexes and QP
+ * struct mrc_nl_qp_dump_ctx says where the dump goes on.  Indexes and QP
  * numbers are walked in increasing order, so objects deleted between parts
  * never make a dump skip or repeat another one; a QP whose EVs do not fit
  * one message goes on in the next with its header repeated.
@@ -443,6 +455,7 @@ int mrc_nl_qp_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	struct mrc_nl_qp_snap *snap;
 	int ret;
 
+	BUILD_BUG_ON(sizeof(struct mrc_nl_qp_dump_ctx) > sizeof(cb->ctx));
 	snap = kvmalloc(sizeof(*snap), GFP_KERNEL);
 	if (!snap)
 		return -ENOMEM;
