@@ -287,6 +287,7 @@ int mrc_dev_new(struct net *net, const char *name,
 		struct mrc_device **out, struct netlink_ext_ack *extack)
 {
 	struct mrc_plane *planes[MRC_MAX_PLANES] = {};
+	struct mrc_dev_prof_req preq = {};
 	struct mrc_net *mn = mrc_net(net);
 	struct mrc_dev_prof prof;
 	struct mrc_device *mdev;
@@ -337,9 +338,19 @@ int mrc_dev_new(struct net *net, const char *name,
 			goto err_unlock;
 		}
 	}
-	err = mrc_dev_prof_resolve(mn, prof_attrs, NULL, &prof, extack);
-	if (err)
+	if (prof_attrs && prof_attrs[MRC_A_DEV_EVPROF_ID]) {
+		preq.ev = true;
+		preq.evprof_id = nla_get_u32(prof_attrs[MRC_A_DEV_EVPROF_ID]);
+	}
+	if (prof_attrs && prof_attrs[MRC_A_DEV_CCPROF_ID]) {
+		preq.cc = true;
+		preq.ccprof_id = nla_get_u32(prof_attrs[MRC_A_DEV_CCPROF_ID]);
+	}
+	err = mrc_dev_prof_resolve(mn, &preq, NULL, &prof, extack);
+	if (err) {
+		NL_SET_BAD_ATTR(extack, prof_attrs[preq.bad]);
 		goto err_unlock;
+	}
 	/* Dumps resume by index, so an index must never come back. */
 	if (mn->next_index == U32_MAX) {
 		NL_SET_ERR_MSG(extack, "device index space exhausted");

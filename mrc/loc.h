@@ -21,9 +21,12 @@
 struct genl_info;
 struct in6_addr;
 struct mrc_ccprof_cfg;
+struct mrc_ccprof_req;
 struct mrc_dev_prof;
+struct mrc_dev_prof_req;
 struct mrc_device;
 struct mrc_evprof_cfg;
+struct mrc_evprof_req;
 struct mrc_net;
 struct mrc_plane;
 struct mrc_plane_req;
@@ -125,23 +128,23 @@ int mrc_ccprof_may_change(u8 old_state, u8 new_state, u32 changed,
 /* profile.c: the objects, under mrc_net.lock */
 int mrc_profile_init(void);
 void mrc_profile_exit(void);
-int mrc_evprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
+int mrc_evprof_apply(struct mrc_net *mn, struct mrc_evprof_req *req,
 		     struct netlink_ext_ack *extack);
-int mrc_ccprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
+int mrc_ccprof_apply(struct mrc_net *mn, struct mrc_ccprof_req *req,
 		     struct netlink_ext_ack *extack);
 int mrc_evprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
 int mrc_ccprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
 void mrc_dev_prof_defaults(struct mrc_dev_prof *p);
-int mrc_dev_prof_resolve(struct mrc_net *mn, struct nlattr **attrs,
+int mrc_dev_prof_resolve(struct mrc_net *mn, struct mrc_dev_prof_req *req,
 			 const struct mrc_dev_prof *cur,
 			 struct mrc_dev_prof *next,
 			 struct netlink_ext_ack *extack);
 void mrc_dev_prof_take_ev(struct mrc_dev_prof *dst,
 			  const struct mrc_dev_prof *src);
-int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
+int mrc_dev_prof_ev_lookup(struct mrc_net *mn, u32 id,
 			   struct mrc_dev_prof *next, bool for_qp,
 			   struct netlink_ext_ack *extack);
-int mrc_dev_prof_cc_lookup(struct mrc_net *mn, const struct nlattr *attr,
+int mrc_dev_prof_cc_lookup(struct mrc_net *mn, u32 id,
 			   struct mrc_dev_prof *next,
 			   struct netlink_ext_ack *extack);
 void mrc_dev_prof_set(struct mrc_device *mdev,

@@ -255,6 +255,20 @@ static int mrc_nl_parse_planes(struct net *net, const struct nlattr *planes,
 	return 0;
 }
 
+/* The profiles a DEV_NEW or DEV_SET request names, for profile.c. */
+static void mrc_nl_dev_prof_req(struct genl_info *info,
+				struct mrc_dev_prof_req *req)
+{
+	struct nlattr *ev = info->attrs[MRC_A_DEV_EVPROF_ID];
+	struct nlattr *cc = info->attrs[MRC_A_DEV_CCPROF_ID];
+
+	memset(req, 0, sizeof(*req));
+	req->ev = ev;
+	req->evprof_id = ev ? nla_get_u32(ev) : 0;
+	req->cc = cc;
+	req->ccprof_id = cc ? nla_get_u32(cc) : 0;
+}
+
 int mrc_nl_dev_new(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
@@ -307,6 +321,7 @@ int mrc_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
+	struct mrc_dev_prof_req req;
 	struct mrc_device *mdev;
 	struct mrc_dev_prof prof;
 	int err;
@@ -328,10 +343,13 @@ int mrc_nl_dev_set(struct sk_buff *skb, struct genl_info *info)
 				    "no such mrc device");
 		err = -ENODEV;
 	} else {
-		err = mrc_dev_prof_resolve(mn, info->attrs, &mdev->prof, &prof,
+		mrc_nl_dev_prof_req(info, &req);
+		err = mrc_dev_prof_resolve(mn, &req, &mdev->prof, &prof,
 					   info->extack);
 		if (!err)
 			mrc_dev_prof_set(mdev, &prof);
+		else
+			NL_SET_BAD_ATTR(info->extack, info->attrs[req.bad]);
 	}
 	mutex_unlock(&mn->lock);
 	return err;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * EV and CC profiles over netlink (MRC_CMD_EVPROF_*, MRC_CMD_CCPROF_*): the
- * policies of their nests, the parsing of a request for profile.c, and the
- * messages that show a profile.  include/uapi/linux/mrc.h documents the
- * messages; Documentation/netlink.md lists every error.
+ * policies of their nests, the parsing of a request into struct
+ * mrc_evprof_req / mrc_ccprof_req for profile.c, and the messages that show
+ * a profile.  include/uapi/linux/mrc.h documents the messages;
+ * Documentation/netlink.md lists every error.
  */
 
 #include <linux/slab.h>
@@ -207,6 +208,126 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/* BIT(type) of every attribute of a profile nest the request holds. */
+static u32 mrc_nl_given(struct nlattr **tb, unsigned int max)
+{
+	u32 given = 0;
+	unsigned int i;
+
+	BUILD_BUG_ON(MRC_A_EVPROF_MAX >= 32 || MRC_A_CCPROF_MAX >= 32);
+	for (i = 1; i <= max; i++)
+		if (tb[i])
+			given |= BIT(i);
+	return given;
+}
+
+static void mrc_nl_get_u8(struct nlattr **tb, int type, u8 *val)
+{
+	if (tb[type])
+		*val = nla_get_u8(tb[type]);
+}
+
+static void mrc_nl_get_u32(struct nlattr **tb, int type, u32 *val)
+{
+	if (tb[type])
+		*val = nla_get_u32(tb[type]);
+}
+
+/*
+ * Copies MRC_A_EVPROF_ENTRIES into a new array, NULL when empty.  More than
+ * MRC_MAX_EVS are only counted: profile.c refuses them, after the checks
+ * that come first.
+ */
+static int mrc_nl_ev_entries(const struct nlattr *nest,
+			     struct mrc_evprof_cfg *set)
+{
+	const struct nlattr *nla;
+	u32 count = 0;
+	u64 *ev;
+	int rem;
+
+	nla_for_each_nested(nla, nest, rem)
+		if (nla_type(nla) == MRC_A_EV_ENTRY)
+			count++;
+	set->n_entries = count;
+	if (!count || count > MRC_MAX_EVS)
+		return 0;
+
+	ev = kcalloc(count, sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	count = 0;
+	nla_for_each_nested(nla, nest, rem)
+		if (nla_type(nla) == MRC_A_EV_ENTRY)
+			ev[count++] = nla_get_u64(nla);
+	set->entries = ev;
+	return 0;
+}
+
+/* EVPROF_NEW (@create) or EVPROF_SET from the nest's attributes @tb. */
+static int mrc_nl_evprof_apply(struct mrc_net *mn, struct nlattr **tb,
+			       bool create, struct netlink_ext_ack *extack)
+{
+	struct mrc_evprof_req req = {
+		.id = nla_get_u32(tb[MRC_A_EVPROF_ID]),
+		.create = create,
+		.given = mrc_nl_given(tb, MRC_A_EVPROF_MAX),
+	};
+	struct mrc_evprof_cfg *set = &req.set;
+	int err;
+
+	mrc_nl_get_u8(tb, MRC_A_EVPROF_STATE, &set->state);
+	mrc_nl_get_u8(tb, MRC_A_EVPROF_MODE, &set->mode);
+	mrc_nl_get_u8(tb, MRC_A_EVPROF_FORMAT, &set->format);
+	mrc_nl_get_u32(tb, MRC_A_EVPROF_EV_COUNT, &set->ev_count);
+	mrc_nl_get_u32(tb, MRC_A_EVPROF_MIN_ACTIVE, &set->min_active);
+	mrc_nl_get_u32(tb, MRC_A_EVPROF_BACKUPS, &set->backups);
+	mrc_nl_get_u32(tb, MRC_A_EVPROF_EVENT_MASK, &set->event_mask);
+	if (tb[MRC_A_EVPROF_ENTRIES]) {
+		err = mrc_nl_ev_entries(tb[MRC_A_EVPROF_ENTRIES], set);
+		if (err)
+			return err;
+	}
+
+	err = mrc_evprof_apply(mn, &req, extack);
+	if (err) {
+		kfree(set->entries);
+		if (req.bad)
+			NL_SET_BAD_ATTR(extack, tb[req.bad]);
+	}
+	return err;
+}
+
+/* CCPROF_NEW (@create) or CCPROF_SET from the nest's attributes @tb. */
+static int mrc_nl_ccprof_apply(struct mrc_net *mn, struct nlattr **tb,
+			       bool create, struct netlink_ext_ack *extack)
+{
+	struct mrc_ccprof_req req = {
+		.id = nla_get_u32(tb[MRC_A_CCPROF_ID]),
+		.create = create,
+		.given = mrc_nl_given(tb, MRC_A_CCPROF_MAX),
+	};
+	struct mrc_ccprof_cfg *set = &req.set;
+	int err;
+
+	mrc_nl_get_u8(tb, MRC_A_CCPROF_STATE, &set->state);
+	mrc_nl_get_u8(tb, MRC_A_CCPROF_ALGO, &set->algo);
+	mrc_nl_get_u32(tb, MRC_A_CCPROF_BASE_RTT_US, &set->base_rtt_us);
+	mrc_nl_get_u32(tb, MRC_A_CCPROF_TARGET_DELAY_US, &set->target_delay_us);
+	mrc_nl_get_u32(tb, MRC_A_CCPROF_QA_THRESHOLD_US, &set->qa_threshold_us);
+	mrc_nl_get_u32(tb, MRC_A_CCPROF_MIN_CWND, &set->min_cwnd);
+	mrc_nl_get_u32(tb, MRC_A_CCPROF_MAX_CWND, &set->max_cwnd);
+	mrc_nl_get_u32(tb, MRC_A_CCPROF_GAMMA, &set->gamma);
+	mrc_nl_get_u32(tb, MRC_A_CCPROF_MAX_MD_JUMP, &set->max_md_jump);
+	mrc_nl_get_u32(tb, MRC_A_CCPROF_ETA, &set->eta);
+	mrc_nl_get_u32(tb, MRC_A_CCPROF_FI, &set->fi);
+
+	err = mrc_ccprof_apply(mn, &req, extack);
+	if (err && req.bad)
+		NL_SET_BAD_ATTR(extack, tb[req.bad]);
+	return err;
+}
+
 /*
  * EV and CC profiles are requested alike: one nest holding the id and the
  * settings, one xarray by id, the same commands.  What differs is here
@@ -235,7 +356,7 @@ static const struct mrc_nl_prof_kind mrc_nl_evprof_kind = {
 	.max = MRC_A_EVPROF_MAX,
 	.policy = mrc_evprof_policy,
 	.cmd_new = MRC_CMD_EVPROF_NEW,
-	.apply = mrc_evprof_apply,
+	.apply = mrc_nl_evprof_apply,
 	.del = mrc_evprof_del,
 	.size = mrc_nl_evprof_size,
 	.put = mrc_nl_put_evprof,
@@ -247,7 +368,7 @@ static const struct mrc_nl_prof_kind mrc_nl_ccprof_kind = {
 	.max = MRC_A_CCPROF_MAX,
 	.policy = mrc_ccprof_policy,
 	.cmd_new = MRC_CMD_CCPROF_NEW,
-	.apply = mrc_ccprof_apply,
+	.apply = mrc_nl_ccprof_apply,
 	.del = mrc_ccprof_del,
 	.size = mrc_nl_ccprof_size,
 	.put = mrc_nl_put_ccprof,
@@ -429,3 +550,4 @@ int mrc_nl_prof_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		return err;
 	return skb->len;
 }
+

@@ -21,8 +21,9 @@
 #include "mrc.h"
 
 /*
- * Only the input attributes have entries; a state outside the enum is out of range, GOOD and DENIED are
- * the only ones EV_SET accepts (checked by the handler).
+ * Only the input attributes have entries; a state outside the enum is out
+ * of range, GOOD and DENIED are the only ones EV_SET accepts (checked by the
+ * handler).
  */
 static struct netlink_range_validation mrc_qpn_range = {
 	.min = 0,
@@ -38,7 +39,7 @@ static const struct nla_policy mrc_evs_policy[MRC_A_EVS_MAX + 1] = {
 	[MRC_A_EV] = NLA_POLICY_NESTED(mrc_ev_policy),
 };
 
-/* A device or a QP names a profile by id, or none with 0. */
+/* A QP names a profile by id, or none with 0. */
 static struct netlink_range_validation mrc_dev_prof_id_range = {
 	.min = 0,
 	.max = MRC_PROFILE_ID_MAX,
@@ -644,16 +645,22 @@ int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info)
 		goto unlock;
 	}
 	if (tb[MRC_A_QP_EVPROF_ID]) {
-		err = mrc_dev_prof_ev_lookup(mn, tb[MRC_A_QP_EVPROF_ID], &prof,
-					     true, info->extack);
-		if (err)
+		err = mrc_dev_prof_ev_lookup(mn,
+					     nla_get_u32(tb[MRC_A_QP_EVPROF_ID]),
+					     &prof, true, info->extack);
+		if (err) {
+			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_QP_EVPROF_ID]);
 			goto unlock;
+		}
 	}
 	if (tb[MRC_A_QP_CCPROF_ID]) {
-		err = mrc_dev_prof_cc_lookup(mn, tb[MRC_A_QP_CCPROF_ID], &prof,
-					     info->extack);
-		if (err)
+		err = mrc_dev_prof_cc_lookup(mn,
+					     nla_get_u32(tb[MRC_A_QP_CCPROF_ID]),
+					     &prof, info->extack);
+		if (err) {
+			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_QP_CCPROF_ID]);
 			goto unlock;
+		}
 	}
 	rcu_read_lock();
 	qp = mrc_qp_lookup(mdev, nla_get_u32(tb[MRC_A_QP_NUM]));
