@@ -24,12 +24,12 @@ struct mrc_ccprof_cfg;
 struct mrc_ccprof_req;
 struct mrc_dev_prof;
 struct mrc_dev_prof_req;
+struct mrc_dev_req;
 struct mrc_device;
 struct mrc_evprof_cfg;
 struct mrc_evprof_req;
 struct mrc_net;
 struct mrc_plane;
-struct mrc_plane_req;
 struct mrc_srv6_dst;
 struct mrc_srv6_path;
 struct net;
@@ -44,16 +44,11 @@ extern unsigned short mrc_udp_port;
 
 /* device.c */
 struct mrc_net *mrc_net(const struct net *net);
-bool mrc_dev_name_valid(const char *name, struct netlink_ext_ack *extack,
-			const struct nlattr *attr);
 struct mrc_device *mrc_dev_find(struct mrc_net *mn, const char *name);
 void mrc_plane_set_admin(struct mrc_plane *plane, bool up);
 int mrc_dev_del(struct mrc_net *mn, const char *name,
-		const struct nlattr *name_attr, struct netlink_ext_ack *extack);
-int mrc_dev_new(struct net *net, const char *name,
-		const struct nlattr *name_attr,
-		const struct mrc_plane_req *reqs, unsigned int nreqs,
-		struct nlattr **prof_attrs,
+		struct netlink_ext_ack *extack);
+int mrc_dev_new(struct net *net, struct mrc_dev_req *req,
 		struct mrc_device **out, struct netlink_ext_ack *extack);
 int mrc_dev_register(struct mrc_device *mdev, struct netlink_ext_ack *extack);
 int mrc_device_init(void);

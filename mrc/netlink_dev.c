@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Devices and their planes over netlink (MRC_CMD_DEV_*, MRC_CMD_PLANE_SET):
- * the policies of the plane nests, the parsing of a request for device.c
- * and profile.c, and the messages that show a device.
+ * the policies of the plane nests, the parsing of a request into the plain
+ * requests of device.c and profile.c, and the messages that show a device.
  * include/uapi/linux/mrc.h documents the messages; Documentation/netlink.md
  * lists every error.
  */
@@ -172,9 +172,13 @@ int mrc_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-/* Fills @reqs from MRC_A_DEV_PLANES; under RTNL for the netdev lookups. */
+/*
+ * Fills @reqs from MRC_A_DEV_PLANES, and @attrs with the nest of each, to
+ * point the extended ack at; under RTNL for the netdev lookups.
+ */
 static int mrc_nl_parse_planes(struct net *net, const struct nlattr *planes,
-			       struct mrc_plane_req *reqs, unsigned int *nreqs,
+			       struct mrc_plane_req *reqs,
+			       const struct nlattr **attrs, unsigned int *nreqs,
 			       struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[MRC_A_PLANE_MAX + 1];
@@ -242,7 +246,7 @@ static int mrc_nl_parse_planes(struct net *net, const struct nlattr *planes,
 		}
 
 		reqs[n].ndev = ndev;
-		reqs[n].attr = nla;
+		attrs[n] = nla;
 		n++;
 	}
 
@@ -271,11 +275,12 @@ static void mrc_nl_dev_prof_req(struct genl_info *info,
 
 int mrc_nl_dev_new(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct nlattr *plane_attrs[MRC_MAX_PLANES];
 	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
 	struct mrc_plane_req reqs[MRC_MAX_PLANES];
 	struct net *net = genl_info_net(info);
+	struct mrc_dev_req req = {};
 	struct mrc_device *mdev;
-	unsigned int nreqs;
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
@@ -286,14 +291,22 @@ int mrc_nl_dev_new(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "missing plane list");
 		return -EINVAL;
 	}
+	req.name = nla_data(name_attr);
+	req.planes = reqs;
+	mrc_nl_dev_prof_req(info, &req.prof);
 
 	/* RTNL before mrc_net.lock, the order the netdevice notifier imposes. */
 	rtnl_lock();
 	err = mrc_nl_parse_planes(net, info->attrs[MRC_A_DEV_PLANES], reqs,
-				  &nreqs, info->extack);
-	if (!err)
-		err = mrc_dev_new(net, nla_data(name_attr), name_attr, reqs,
-				  nreqs, info->attrs, &mdev, info->extack);
+				  plane_attrs, &req.nplanes, info->extack);
+	if (!err) {
+		err = mrc_dev_new(net, &req, &mdev, info->extack);
+		if (req.bad == MRC_A_DEV_PLANES)
+			NL_SET_BAD_ATTR(info->extack,
+					plane_attrs[req.bad_plane]);
+		else if (req.bad)
+			NL_SET_BAD_ATTR(info->extack, info->attrs[req.bad]);
+	}
 	rtnl_unlock();
 	if (err)
 		return err;
@@ -304,13 +317,17 @@ int mrc_nl_dev_del(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
+	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_NAME)) {
 		NL_SET_ERR_MSG(info->extack, "missing device name");
 		return -EINVAL;
 	}
-	/* Dropping netdev references needs no RTNL. */
-	return mrc_dev_del(mn, nla_data(name_attr), name_attr, info->extack);
+	/* Dropping netdev references needs no RTNL; only the name can fail. */
+	err = mrc_dev_del(mn, nla_data(name_attr), info->extack);
+	if (err)
+		NL_SET_BAD_ATTR(info->extack, name_attr);
+	return err;
 }
 
 /*
@@ -467,3 +484,4 @@ unlock:
 	rtnl_unlock();
 	return err;
 }
+
