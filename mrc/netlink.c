@@ -4,8 +4,9 @@
  * multicast group, the version query, and what the handlers of the other
  * netlink_*.c files share (message headers, notifications, the device walk
  * of dumps).  Each of those files owns the policies of its nests.
- * include/uapi/linux/mrc.h documents the messages; Documentation/netlink.md
- * lists every error with its extended ack message.
+ * Documentation/netlink/specs/mrc.yaml describes the messages formally,
+ * Documentation/netlink.md in prose, with every error and its extended ack
+ * message.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

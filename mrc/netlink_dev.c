@@ -3,8 +3,7 @@
  * Devices and their planes over netlink (MRC_CMD_DEV_*, MRC_CMD_PLANE_SET):
  * the policies of the plane nests, the parsing of a request into the plain
  * requests of device.c and profile.c, and the messages that show a device.
- * include/uapi/linux/mrc.h documents the messages; Documentation/netlink.md
- * lists every error.
+ * Documentation/netlink.md documents the messages and lists every error.
  */
 
 #include <linux/netdevice.h>

@@ -3,8 +3,8 @@
  * EV and CC profiles over netlink (MRC_CMD_EVPROF_*, MRC_CMD_CCPROF_*): the
  * policies of their nests, the parsing of a request into struct
  * mrc_evprof_req / mrc_ccprof_req for profile.c, and the messages that show
- * a profile.  include/uapi/linux/mrc.h documents the messages;
- * Documentation/netlink.md lists every error.
+ * a profile.  Documentation/netlink.md documents the messages and lists
+ * every error.
  */
 
 #include <linux/slab.h>

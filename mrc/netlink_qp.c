@@ -2,8 +2,8 @@
 /*
  * The controller's view of the QPs of a device (MRC_CMD_QP_GET), its
  * deny/undeny of single EVs (MRC_CMD_EV_SET) and the MRC attributes of a QP
- * (MRC_CMD_QP_SET).  include/uapi/linux/mrc.h
- * documents the messages; Documentation/netlink.md lists every error.
+ * (MRC_CMD_QP_SET), and one probe of an EV (MRC_CMD_PROBE).
+ * Documentation/netlink.md documents the messages and lists every error.
  *
  * Every RC QP of a device is in mdev->qps from creation to destruction; GSI
  * QPs are not and are never shown.  A QP is read under RCU (destroy waits a

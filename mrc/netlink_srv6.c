@@ -2,10 +2,10 @@
 /*
  * The controller's SRv6 path programming (MRC_CMD_SRV6_SET, _DEL, _GET):
  * per device and destination, a GEN template or an explicit list of uSID
- * paths.  include/uapi/linux/mrc.h documents the messages and
- * Documentation/netlink.md lists every error.  The family policy checked
- * every range; this file checks what ranges cannot say: presence, list
- * lengths, and the template as a whole (mrc_srv6_tmpl_check()).
+ * paths.  Documentation/netlink.md documents the messages and lists every
+ * error.  The policies below check every range; the handlers check what
+ * ranges cannot say: presence, list lengths, and the template as a whole
+ * (mrc_srv6_tmpl_check()).
  */
 
 #include <linux/slab.h>

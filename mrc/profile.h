@@ -3,9 +3,9 @@
  * EV and CC profiles (profile.c): control objects of the namespace, created
  * and changed by the controller over netlink, in process context under
  * mrc_net.lock.  A device names an EV and a CC profile by id, and its QPs
- * follow them (struct mrc_dev_prof).  include/uapi/linux/mrc.h documents
+ * follow them (struct mrc_dev_prof).  Documentation/netlink.md documents
  * every field, its range and default; param.h defines the defaults and
- * limits.
+ * limits.  netlink_profile.c parses requests into the mrc_*prof_req below.
  */
 #ifndef _MRC_PROFILE_H
 #define _MRC_PROFILE_H
