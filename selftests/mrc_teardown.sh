@@ -24,17 +24,19 @@ both_gone() { ! kill -0 "$spid" 2>/dev/null && ! kill -0 "$cpid" 2>/dev/null; }
 rx_above() { [ "$(mrc_counter "$H1" "$MRC_DEV1" 1 rx_pkts)" -gt "$1" ] 2>/dev/null; }
 
 # start_xfer: a long send transfer (ring buffers, so -n costs no memory) in the
-# background; returns when data is flowing.
+# background; returns when data is flowing. The tools get a held pair's time
+# (held_limit), not one tool's: starting (up to 90 s of waits under a loaded debug
+# kernel) and finish_xfer's 60 s must not reach their timeout, whose 124 means a hang.
 start_xfer()
 {
 	local a=(-o send -s 65536 -n 1000000 -q 8 -t 15)
 	: >"$tmp/s"
 	: >"$tmp/c"
-	ip netns exec "$H1" timeout "$MRC_TOOL_TIMEOUT" "$MRC_XFER" -d "$MRC_DEV1" \
+	ip netns exec "$H1" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV1" \
 		-g "$MRC_GID1" "${a[@]}" >"$tmp/s" 2>&1 &
 	spid=$!
 	wait_port "$H1" 18700
-	ip netns exec "$H2" timeout "$MRC_TOOL_TIMEOUT" "$MRC_XFER" -d "$MRC_DEV2" \
+	ip netns exec "$H2" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV2" \
 		-g "$MRC_GID2" "${a[@]}" 10.0.0.1 >"$tmp/c" 2>&1 &
 	cpid=$!
 	wait_until 60 grep -q 'transfer started' "$tmp/c"
