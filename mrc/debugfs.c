@@ -26,10 +26,9 @@ static void mrc_dbg_qp(struct seq_file *m, struct mrc_qp *qp)
 	s64 now = ktime_to_us(ktime_get());
 	u32 i;
 
-	seq_printf(m, "qpn %u dest_qpn %u evs %u rotation %u min_active %u last_retire_ns %llu last_sent_after %u reorder %u\n",
+	seq_printf(m, "qpn %u dest_qpn %u evs %u rotation %u min_active %u reorder %u\n",
 		   qp->ibqp.qp_num, qp->attr.dest_qp_num, s->n, s->rotation,
-		   s->min_active, s->last_retire_ns, s->last_sent_after,
-		   qp->req.reo_thresh);
+		   s->min_active, qp->req.reo_thresh);
 	/* What the window and the loss rules go by now (multipath.md §3). */
 	seq_printf(m, "  srtt_us %u cwnd %u cap %u pipe %u used %u span %u\n",
 		   qp->req.srtt_us, qp->req.cc.cwnd, mrc_req_cap(qp),

@@ -31,18 +31,18 @@ struct mrc_net *mrc_net(const struct net *net)
 	return net_generic(net, mrc_net_id);
 }
 
-bool mrc_dev_name_valid(const char *name, struct netlink_ext_ack *extack,
-			const struct nlattr *attr)
+static bool mrc_dev_name_valid(const char *name,
+			       struct netlink_ext_ack *extack)
 {
 	size_t len = strnlen(name, IFNAMSIZ);
 	size_t i;
 
 	if (!len) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "device name is empty");
+		NL_SET_ERR_MSG(extack, "device name is empty");
 		return false;
 	}
 	if (len >= IFNAMSIZ) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "device name is too long");
+		NL_SET_ERR_MSG(extack, "device name is too long");
 		return false;
 	}
 	/*
@@ -51,8 +51,8 @@ bool mrc_dev_name_valid(const char *name, struct netlink_ext_ack *extack,
 	 */
 	for (i = 0; i < len; i++) {
 		if (!isalnum(name[i]) && !strchr("_.-", name[i])) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "device name may only contain [a-zA-Z0-9_.-]");
+			NL_SET_ERR_MSG(extack,
+				       "device name may only contain [a-zA-Z0-9_.-]");
 			return false;
 		}
 	}
@@ -225,7 +225,7 @@ static void mrc_dev_destroy(struct mrc_device *mdev, bool registered)
 }
 
 int mrc_dev_del(struct mrc_net *mn, const char *name,
-		const struct nlattr *name_attr, struct netlink_ext_ack *extack)
+		struct netlink_ext_ack *extack)
 {
 	struct mrc_device *mdev;
 	bool registered;
@@ -234,7 +234,7 @@ int mrc_dev_del(struct mrc_net *mn, const char *name,
 	mdev = mrc_dev_find(mn, name);
 	if (!mdev || !mdev->registered) {
 		mutex_unlock(&mn->lock);
-		NL_SET_ERR_MSG_ATTR(extack, name_attr, "no such mrc device");
+		NL_SET_ERR_MSG(extack, "no such mrc device");
 		return -ENODEV;
 	}
 	registered = mdev->registered;
@@ -255,19 +255,16 @@ static bool mrc_plane_ndev_valid(const struct mrc_plane_req *req,
 
 	/* The data path will build Ethernet frames for every plane. */
 	if (ndev->flags & IFF_LOOPBACK) {
-		NL_SET_ERR_MSG_ATTR(extack, req->attr,
-				    "loopback device cannot be a plane");
+		NL_SET_ERR_MSG(extack, "loopback device cannot be a plane");
 		return false;
 	}
 	if (ndev->type != ARPHRD_ETHER) {
-		NL_SET_ERR_MSG_ATTR(extack, req->attr,
-				    "plane netdev is not an Ethernet device");
+		NL_SET_ERR_MSG(extack, "plane netdev is not an Ethernet device");
 		return false;
 	}
 	for (i = 0; i < nprev; i++) {
 		if (prev[i].ndev == ndev) {
-			NL_SET_ERR_MSG_ATTR(extack, req->attr,
-					    "netdev listed twice as a plane");
+			NL_SET_ERR_MSG(extack, "netdev listed twice as a plane");
 			return false;
 		}
 	}
@@ -280,13 +277,13 @@ static bool mrc_plane_ndev_valid(const struct mrc_plane_req *req,
  * on them stable.  The device enters the registry (so that its name and
  * planes are taken) but is not usable until mrc_dev_register() succeeds.
  */
-int mrc_dev_new(struct net *net, const char *name,
-		const struct nlattr *name_attr,
-		const struct mrc_plane_req *reqs, unsigned int nreqs,
-		struct nlattr **prof_attrs,
+int mrc_dev_new(struct net *net, struct mrc_dev_req *req,
 		struct mrc_device **out, struct netlink_ext_ack *extack)
 {
+	const struct mrc_plane_req *reqs = req->planes;
 	struct mrc_plane *planes[MRC_MAX_PLANES] = {};
+	unsigned int nreqs = req->nplanes;
+	const char *name = req->name;
 	struct mrc_net *mn = mrc_net(net);
 	struct mrc_dev_prof prof;
 	struct mrc_device *mdev;
@@ -295,8 +292,10 @@ int mrc_dev_new(struct net *net, const char *name,
 
 	ASSERT_RTNL();
 
-	if (!mrc_dev_name_valid(name, extack, name_attr))
+	if (!mrc_dev_name_valid(name, extack)) {
+		req->bad = MRC_A_DEV_NAME;
 		return -EINVAL;
+	}
 	if (!nreqs) {
 		NL_SET_ERR_MSG(extack, "at least one plane is required");
 		return -EINVAL;
@@ -305,9 +304,13 @@ int mrc_dev_new(struct net *net, const char *name,
 		NL_SET_ERR_MSG(extack, "too many planes");
 		return -E2BIG;
 	}
-	for (i = 0; i < nreqs; i++)
-		if (!mrc_plane_ndev_valid(&reqs[i], reqs, i, extack))
+	for (i = 0; i < nreqs; i++) {
+		if (!mrc_plane_ndev_valid(&reqs[i], reqs, i, extack)) {
+			req->bad = MRC_A_DEV_PLANES;
+			req->bad_plane = i;
 			return -EINVAL;
+		}
+	}
 
 	/*
 	 * Everything that can fail comes before ib_alloc_device(): undoing it
@@ -324,22 +327,26 @@ int mrc_dev_new(struct net *net, const char *name,
 	}
 	mutex_lock(&mn->lock);
 	if (mrc_dev_find(mn, name)) {
-		NL_SET_ERR_MSG_ATTR(extack, name_attr,
-				    "an mrc device with this name already exists");
+		NL_SET_ERR_MSG(extack, "an mrc device with this name already exists");
+		req->bad = MRC_A_DEV_NAME;
 		err = -EEXIST;
 		goto err_unlock;
 	}
 	for (i = 0; i < nreqs; i++) {
 		if (mrc_plane_find(mn, reqs[i].ndev)) {
-			NL_SET_ERR_MSG_ATTR(extack, reqs[i].attr,
-					    "plane already in use by another mrc device");
+			NL_SET_ERR_MSG(extack,
+				       "plane already in use by another mrc device");
+			req->bad = MRC_A_DEV_PLANES;
+			req->bad_plane = i;
 			err = -EBUSY;
 			goto err_unlock;
 		}
 	}
-	err = mrc_dev_prof_resolve(mn, prof_attrs, NULL, &prof, extack);
-	if (err)
+	err = mrc_dev_prof_resolve(mn, &req->prof, NULL, &prof, extack);
+	if (err) {
+		req->bad = req->prof.bad;
 		goto err_unlock;
+	}
 	/* Dumps resume by index, so an index must never come back. */
 	if (mn->next_index == U32_MAX) {
 		NL_SET_ERR_MSG(extack, "device index space exhausted");
@@ -560,7 +567,12 @@ static struct pernet_operations mrc_net_ops = {
 static int mrc_rdma_newlink(const char *ibdev_name, struct net_device *ndev)
 {
 	struct netlink_ext_ack extack = {};
-	struct mrc_plane_req req = { .ndev = ndev };
+	struct mrc_plane_req plane = { .ndev = ndev };
+	struct mrc_dev_req req = {
+		.name = ibdev_name,
+		.planes = &plane,
+		.nplanes = 1,
+	};
 	struct mrc_device *mdev;
 	int err;
 
@@ -570,8 +582,7 @@ static int mrc_rdma_newlink(const char *ibdev_name, struct net_device *ndev)
 		NL_SET_ERR_MSG(&extack, "netdev is going away");
 		err = -ENODEV;
 	} else {
-		err = mrc_dev_new(dev_net(ndev), ibdev_name, NULL, &req, 1,
-				  NULL, &mdev, &extack);
+		err = mrc_dev_new(dev_net(ndev), &req, &mdev, &extack);
 	}
 	rtnl_unlock();
 	if (!err)

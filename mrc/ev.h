@@ -2,7 +2,8 @@
 /*
  * Entropy values (EVs) and paths of one QP: the set a QP sprays over, their
  * states, and the per-plane routes they take.  Documentation/multipath.md
- * tells the whole story; ev.c implements it.
+ * tells the whole story; ev.c (the state machine), ev_probe.c (probes,
+ * port status) and ev_path.c (paths, installation) implement it.
  */
 #ifndef _MRC_EV_H
 #define _MRC_EV_H
@@ -11,6 +12,7 @@
 #include <linux/completion.h>
 #include <linux/ktime.h>
 #include <linux/prandom.h>
+#include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/types.h>
 #include <net/dst_cache.h>
@@ -215,11 +217,6 @@ struct mrc_path {
  *	one SACK on it still count
  * @gone_acked: its acknowledged sequence
  * @gone_cpu: the CPU of that acknowledged packet
- * @last_retire_ns: time the last retirement took inside its caller, for
- *	the benchmark: from the loss signal to the new entropy in the slot,
- *	before the controller hears of it and the prober is armed
- * @last_sent_after: packets the last retired EV was given after its first
- *	loss signal (0 when the signal itself retired it), for the benchmark
  * @waiter: the controller's probe in flight, at most one per QP
  * @srv6: the SRv6 paths of the QP's destination, NULL to send plain UDP;
  *	set under the QP lock, read by the TX path under RCU
@@ -250,8 +247,6 @@ struct mrc_evset {
 	u32 gone_value;
 	u32 gone_acked;
 	u16 gone_cpu;
-	u64 last_retire_ns;
-	u32 last_sent_after;
 	struct mrc_ev_probe_wait *waiter;
 	struct mrc_srv6_dst __rcu *srv6;
 	u32 peer_down;
@@ -293,5 +288,28 @@ enum mrc_ev_why {
 	MRC_EV_WHY_PEER,	/* the receiver's verdict: ALWAYS_SKIP */
 	MRC_EV_WHY_TIMEOUT,	/* the oldest packet's timer fired */
 };
+
+/**
+ * struct mrc_skb_cb - what the sender of an MRC packet knows, in skb->cb
+ * @ev: the EV the packet's BTH carries
+ * @plane: the plane it leaves on, mrc_ev_plane(@ev)
+ *
+ * Set by mrc_net_pkt() when the packet is built, read by mrc_net_xmit()
+ * when it is sent after the QP's lock is dropped, so that nothing parses
+ * a header it has just written.  Nothing in between touches skb->cb: the
+ * packets wait on a local sk_buff_head.  (A GSI datagram, sent through
+ * mrc_net_send() with its EV as an argument, keeps ud.c's own cb instead
+ * while it waits for the UD worker.)
+ */
+struct mrc_skb_cb {
+	u32 ev;
+	u8 plane;
+};
+
+static inline struct mrc_skb_cb *MRC_SKB_CB(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct mrc_skb_cb) > sizeof(skb->cb));
+	return (struct mrc_skb_cb *)skb->cb;
+}
 
 #endif /* _MRC_EV_H */

@@ -21,40 +21,40 @@
 struct genl_info;
 struct in6_addr;
 struct mrc_ccprof_cfg;
+struct mrc_ccprof_req;
 struct mrc_dev_prof;
+struct mrc_dev_prof_req;
+struct mrc_dev_req;
 struct mrc_device;
 struct mrc_evprof_cfg;
+struct mrc_evprof_req;
 struct mrc_net;
 struct mrc_plane;
-struct mrc_plane_req;
 struct mrc_srv6_dst;
 struct mrc_srv6_path;
 struct net;
 struct netlink_callback;
 struct netlink_ext_ack;
+struct nla_policy;
 struct nlattr;
+struct sock;
 
 /* main.c */
 extern unsigned short mrc_udp_port;
 
 /* device.c */
 struct mrc_net *mrc_net(const struct net *net);
-bool mrc_dev_name_valid(const char *name, struct netlink_ext_ack *extack,
-			const struct nlattr *attr);
 struct mrc_device *mrc_dev_find(struct mrc_net *mn, const char *name);
 void mrc_plane_set_admin(struct mrc_plane *plane, bool up);
 int mrc_dev_del(struct mrc_net *mn, const char *name,
-		const struct nlattr *name_attr, struct netlink_ext_ack *extack);
-int mrc_dev_new(struct net *net, const char *name,
-		const struct nlattr *name_attr,
-		const struct mrc_plane_req *reqs, unsigned int nreqs,
-		struct nlattr **prof_attrs,
+		struct netlink_ext_ack *extack);
+int mrc_dev_new(struct net *net, struct mrc_dev_req *req,
 		struct mrc_device **out, struct netlink_ext_ack *extack);
 int mrc_dev_register(struct mrc_device *mdev, struct netlink_ext_ack *extack);
 int mrc_device_init(void);
 void mrc_device_exit(void);
 
-/* netlink.c */
+/* netlink.c: the family, its operations and groups, helpers */
 int mrc_genl_init(void);
 void mrc_genl_exit(void);
 void mrc_nl_notify_plane(const struct mrc_device *mdev,
@@ -63,6 +63,19 @@ bool mrc_nl_has_listeners(struct net *net);
 void *mrc_nl_event_put(struct sk_buff *msg, u8 cmd);
 void mrc_nl_event_send(struct net *net, struct sk_buff *msg);
 /* for the handlers of the other netlink_*.c files */
+
+/**
+ * struct mrc_nl_devs_ctx - the head of the cb->ctx of a dump over
+ *	per-device objects (mrc_nl_dump_devices())
+ * @index: the index of the device to go on at
+ *
+ * Each such dump overlays its own context on cb->ctx, this first: what
+ * follows is its position inside the device.
+ */
+struct mrc_nl_devs_ctx {
+	unsigned long index;
+};
+
 void *mrc_nl_hdr_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 		     u8 cmd);
 int mrc_nl_dump_devices(struct sk_buff *skb, struct netlink_callback *cb,
@@ -71,6 +84,24 @@ int mrc_nl_dump_devices(struct sk_buff *skb, struct netlink_callback *cb,
 					struct netlink_callback *cb,
 					struct mrc_device *mdev, void *arg),
 			void *arg);
+
+/* netlink_dev.c: devices and planes */
+extern const struct nla_policy mrc_planes_policy[MRC_A_PLANES_MAX + 1];
+int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane);
+int mrc_nl_dev_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_dev_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_nl_dev_new(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_dev_del(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_dev_set(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_plane_set(struct sk_buff *skb, struct genl_info *info);
+
+/* netlink_profile.c: EV and CC profiles */
+extern const struct nla_policy mrc_evprof_policy[MRC_A_EVPROF_MAX + 1];
+extern const struct nla_policy mrc_ccprof_policy[MRC_A_CCPROF_MAX + 1];
+int mrc_nl_prof_apply(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_prof_del(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_prof_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_prof_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* profile.c: pure checks, usable without locks (and from KUnit) */
 u32 mrc_evprof_min_active_default(u32 ev_count);
@@ -92,23 +123,23 @@ int mrc_ccprof_may_change(u8 old_state, u8 new_state, u32 changed,
 /* profile.c: the objects, under mrc_net.lock */
 int mrc_profile_init(void);
 void mrc_profile_exit(void);
-int mrc_evprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
+int mrc_evprof_apply(struct mrc_net *mn, struct mrc_evprof_req *req,
 		     struct netlink_ext_ack *extack);
-int mrc_ccprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
+int mrc_ccprof_apply(struct mrc_net *mn, struct mrc_ccprof_req *req,
 		     struct netlink_ext_ack *extack);
 int mrc_evprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
 int mrc_ccprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
 void mrc_dev_prof_defaults(struct mrc_dev_prof *p);
-int mrc_dev_prof_resolve(struct mrc_net *mn, struct nlattr **attrs,
+int mrc_dev_prof_resolve(struct mrc_net *mn, struct mrc_dev_prof_req *req,
 			 const struct mrc_dev_prof *cur,
 			 struct mrc_dev_prof *next,
 			 struct netlink_ext_ack *extack);
 void mrc_dev_prof_take_ev(struct mrc_dev_prof *dst,
 			  const struct mrc_dev_prof *src);
-int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
+int mrc_dev_prof_ev_lookup(struct mrc_net *mn, u32 id,
 			   struct mrc_dev_prof *next, bool for_qp,
 			   struct netlink_ext_ack *extack);
-int mrc_dev_prof_cc_lookup(struct mrc_net *mn, const struct nlattr *attr,
+int mrc_dev_prof_cc_lookup(struct mrc_net *mn, u32 id,
 			   struct mrc_dev_prof *next,
 			   struct netlink_ext_ack *extack);
 void mrc_dev_prof_set(struct mrc_device *mdev,
@@ -181,6 +212,7 @@ int mrc_net_sockets_init(struct net *net);
 void mrc_net_sockets_exit(struct net *net);
 struct sk_buff *mrc_net_pkt(const struct mrc_hdrs *h);
 void mrc_net_seal(struct sk_buff *skb);
+struct sk_buff *mrc_net_ctl(const struct mrc_hdrs *h);
 void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
 		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list);
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list);
@@ -208,71 +240,79 @@ static inline void mrc_qp_unlock_xmit(struct mrc_qp *qp,
 	local_bh_enable();
 }
 
-/* tx.c: requester, under qp->lock; packets go on @out, sent after unlock */
+/* recv.c: the receive demultiplexer */
+int mrc_recv_udp(struct sock *sk, struct sk_buff *skb);
+
+/* requester.c: under qp->lock; packets go on @out, sent after unlock */
 void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out);
 u32 mrc_req_span(const struct mrc_qp *qp);
 u32 mrc_req_cap(const struct mrc_qp *qp);
 u32 mrc_req_pipe(const struct mrc_qp *qp);
-struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx);
 bool mrc_req_resend(struct mrc_qp *qp, u32 psn, struct sk_buff_head *out);
-void mrc_req_complete(struct mrc_qp *qp);
 
-/* rx.c: responder */
+/* responder.c: requests in, their acknowledgements out */
 void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		  const void *payload, struct sk_buff_head *out);
 void mrc_resp_reset(struct mrc_qp *qp);
+u8 mrc_resp_penalty(u32 qlen, u32 max);
 
-/* reliability.c: SACK/NACK, retransmission, timers */
-void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-		      struct sk_buff_head *out);
-void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-		      struct sk_buff_head *out);
-void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			   const void *payload, struct sk_buff_head *out);
-struct sk_buff *mrc_rel_ctl_skb(struct mrc_qp *qp, const struct mrc_hdrs *c);
-u8 mrc_rel_penalty(u32 qlen, u32 max);
-struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			     u8 sack_flags);
-struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			     u8 reason, u32 info);
-void mrc_rel_arm(struct mrc_qp *qp);
-void mrc_rel_timer(struct timer_list *t);
+/* completer.c: SACK/NACK/READ response processing, retransmission, timer */
+void mrc_comp_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+		       struct sk_buff_head *out);
+void mrc_comp_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+		       struct sk_buff_head *out);
+void mrc_comp_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			    const void *payload, struct sk_buff_head *out);
+void mrc_comp_arm(struct mrc_qp *qp);
+void mrc_comp_timer(struct timer_list *t);
 
-/* ev.c: a QP's EV set and paths */
+/* ev.c: the EV state machine, under qp->lock */
 extern unsigned int mrc_ev_count;
-int mrc_ev_init(struct mrc_qp *qp);
-void mrc_ev_destroy(struct mrc_qp *qp);
-void mrc_ev_stop(struct mrc_qp *qp);
-void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
-		    struct mrc_path *paths);
-void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
-		      u32 event_mask, u8 format);
-void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
-		    struct mrc_srv6_dst *srv6);
+bool mrc_ev_plane_up(struct mrc_qp *qp, u8 pl);
+void mrc_ev_set_state(struct mrc_qp *qp, struct mrc_ev *ev, u8 state);
+void mrc_ev_shuffle(struct mrc_evset *s);
 int mrc_ev_pick(struct mrc_qp *qp, int avoid_plane);
 void mrc_ev_sent(struct mrc_qp *qp, int slot, u32 *ev, u32 *ev_seq);
 u32 mrc_ev_next(struct mrc_qp *qp);
+struct mrc_ev *mrc_ev_find(struct mrc_qp *qp, u32 ev);
 void mrc_ev_acked(struct mrc_qp *qp, u32 ev, u32 ev_seq, u16 cpu);
 bool mrc_ev_lost(struct mrc_qp *qp, u32 ev, u32 ev_seq, u16 cpu);
+void mrc_ev_spare_add(struct mrc_evset *s, u8 pl, u16 entropy);
+u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);
 void mrc_ev_retire(struct mrc_qp *qp, u32 ev, enum mrc_ev_why why);
 void mrc_ev_suspect(struct mrc_qp *qp, u32 ev, u32 ev_seq, u64 sent_ns,
 		    enum mrc_ev_why why);
-void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
 void mrc_ev_skip(struct mrc_qp *qp, u32 ev);
-u32 mrc_ev_count_state(const struct mrc_qp *qp, u8 state);
-int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
-		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out);
-void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token);
+void mrc_ev_verdict(struct mrc_qp *qp, u32 ref_ev, u8 m, bool probe);
+int mrc_ev_set_states(struct mrc_qp *qp, const struct mrc_ev_req *reqs, u32 n,
+		      struct netlink_ext_ack *extack);
+
+/* ev_probe.c: probes and port status */
+void mrc_ev_arm_probes(struct mrc_qp *qp);
 void mrc_ev_port_status(struct mrc_qp *qp, u32 seq, u32 down,
 			struct sk_buff_head *out);
 void mrc_ev_planes_changed(struct mrc_qp *qp, u32 seq, u32 down,
 			   struct sk_buff_head *out);
 void mrc_ev_port_status_repeat(struct mrc_qp *qp, struct sk_buff_head *out);
 bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h);
+void mrc_ev_probe_answered(struct mrc_qp *qp, u32 ref_ev);
+int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
+		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out);
+void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token);
 void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
 			 int err);
-int mrc_ev_set_states(struct mrc_qp *qp, const struct mrc_ev_req *reqs, u32 n,
-		      struct netlink_ext_ack *extack);
+void mrc_ev_probe_init(struct mrc_evset *s);
+void mrc_ev_stop(struct mrc_qp *qp);
+
+/* ev_path.c: address derivation, path installation, the EV set's life */
+void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
+		    struct mrc_path *paths);
+void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
+		    struct mrc_srv6_dst *srv6);
+void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
+		      u32 event_mask, u8 format);
+int mrc_ev_init(struct mrc_qp *qp);
+void mrc_ev_destroy(struct mrc_qp *qp);
 
 /* cc.c */
 void mrc_cc_init(struct mrc_cc *cc, const struct mrc_ccprof_cfg *cfg);
@@ -284,7 +324,7 @@ u32 mrc_cc_window(const struct mrc_cc *cc, u32 mtu);
 int mrc_ud_post_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
 		     const struct ib_send_wr **bad_wr);
 void mrc_ud_work(struct work_struct *work);
-void mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
+bool mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
 		struct sk_buff *skb, const struct mrc_hdrs *h);
 
 /* debugfs.c */
@@ -293,12 +333,13 @@ void mrc_debugfs_exit(void);
 void mrc_debugfs_add(struct mrc_device *mdev);
 void mrc_debugfs_del(struct mrc_device *mdev);
 
-/* netlink_qp.c: the QP view and EV deny/undeny */
-int mrc_nl_qp_req_parse(struct genl_info *info, struct nlattr **tb);
+/* netlink_qp.c: the QP view, EV deny/undeny, QP attributes, EV probes */
+extern const struct nla_policy mrc_qp_policy[MRC_A_QP_MAX + 1];
 int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_qp_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_nl_ev_set(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_probe(struct sk_buff *skb, struct genl_info *info);
 
 /* netlink_event.c: EV and QP notifications from the data path */
 void mrc_event_ev(struct mrc_qp *qp, const struct mrc_ev *ev);
@@ -317,6 +358,7 @@ bool mrc_srv6_dst_path(const struct mrc_srv6_dst *d, u8 plane, u16 entropy,
 		       struct mrc_srv6_path *p);
 
 /* netlink_srv6.c: SRv6 path programming */
+extern const struct nla_policy mrc_srv6_policy[MRC_A_SRV6_MAX + 1];
 int mrc_nl_srv6_set(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_srv6_del(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_srv6_dump(struct sk_buff *skb, struct netlink_callback *cb);

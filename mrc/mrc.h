@@ -212,10 +212,30 @@ static inline struct mrc_plane *mrc_plane_get(const struct mrc_device *mdev,
 				     lockdep_is_held(&mrc_net(mdev->net)->lock));
 }
 
-/* One plane requested by DEV_NEW; @attr only locates errors for extack. */
+/* One plane requested by DEV_NEW (or "rdma link add"). */
 struct mrc_plane_req {
 	struct net_device *ndev;
-	const struct nlattr *attr;
+};
+
+/**
+ * struct mrc_dev_req - a device to create (mrc_dev_new())
+ * @name: its name, checked by mrc_dev_new()
+ * @planes: its planes, in plane index order
+ * @nplanes: number of @planes
+ * @prof: the profiles it names; all zero for none
+ * @bad: set on a refusal about one part of the request, for the netlink
+ *	layer to point the extended ack at: MRC_A_DEV_NAME, MRC_A_DEV_PLANES
+ *	(plane @bad_plane), MRC_A_DEV_EVPROF_ID or MRC_A_DEV_CCPROF_ID; 0 for
+ *	none
+ * @bad_plane: with @bad MRC_A_DEV_PLANES, the index in @planes
+ */
+struct mrc_dev_req {
+	const char *name;
+	const struct mrc_plane_req *planes;
+	unsigned int nplanes;
+	struct mrc_dev_prof_req prof;
+	int bad;
+	unsigned int bad_plane;
 };
 
 #endif /* _MRC_MRC_H */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The network edge of mrc: one UDP tunnel socket pair per namespace that
- * receives MRC packets, the demultiplexing of what arrives to the responder
- * or the requester of a QP, and the transmission of built packets over the
- * plane netdev their QP addresses.
+ * The socket and transmit layer of mrc: one UDP tunnel socket pair per
+ * namespace, whose receive side hands MRC packets to recv.c; the one
+ * builder of MRC packets; and the transmission of built packets over the
+ * plane netdev their QP addresses, routed and cached per path.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -12,7 +12,6 @@
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
-#include <asm/unaligned.h>
 #include <net/dst.h>
 #include <net/dst_cache.h>
 #include <net/inet_ecn.h>
@@ -31,143 +30,11 @@
  */
 #define MRC_NET_HEADROOM	MRC_SRV6_HEADROOM
 
-static unsigned int mrc_plane_of(struct mrc_device *mdev,
-				 const struct net_device *ndev)
-{
-	struct mrc_plane *plane;
-	unsigned int i;
-
-	for (i = 0; i < mdev->nports; i++) {
-		plane = rcu_dereference(mdev->planes[i]);
-		if (plane && plane->ndev == ndev)
-			return i;
-	}
-	return MRC_MAX_PLANES;
-}
-
-/* Requests to the responder, responses and control to the requester. */
-static void mrc_rcv_qp(struct mrc_qp *qp, const struct mrc_hdrs *h,
-		       const void *payload, struct sk_buff_head *out)
-{
-	switch (h->opcode) {
-	case MRC_OP_SACK:
-		mrc_rel_sack_rcv(qp, h, out);
-		break;
-	case MRC_OP_NACK:
-		mrc_rel_nack_rcv(qp, h, out);
-		break;
-	case MRC_OP_PORT_STATUS:
-		/* The second copy, or one overtaken, changes nothing. */
-		if (mrc_ev_peer_status(qp, h))
-			mrc_count(qp->mdev, qp->av.plane, MRC_CNT_PSTAT_RX, 1);
-		break;
-	case MRC_OP_READ_RESP_FIRST:
-	case MRC_OP_READ_RESP_MIDDLE:
-	case MRC_OP_READ_RESP_LAST:
-	case MRC_OP_READ_RESP_ONLY:
-		mrc_rel_read_resp_rcv(qp, h, payload, out);
-		break;
-	default:
-		mrc_resp_rcv(qp, h, payload, out);
-		break;
-	}
-}
-
-static void mrc_rcv(struct mrc_device *mdev, unsigned int plane,
-		    struct sk_buff *skb, bool ce)
-{
-	struct sk_buff_head out;
-	struct mrc_hdrs h;
-	struct mrc_qp *qp;
-	int err;
-
-	mrc_count(mdev, plane, MRC_CNT_RX_PKTS, 1);
-	mrc_count(mdev, plane, MRC_CNT_RX_BYTES, skb->len);
-
-	if (!mrc_icrc_check(skb->data, skb->len)) {
-		mrc_count(mdev, plane, MRC_CNT_RX_BAD_ICRC, 1);
-		return;
-	}
-	err = mrc_wire_decode_hdrs(skb->data, skb->len, &h);
-	if (err) {
-		mrc_count(mdev, plane, MRC_CNT_RX_MALFORMED, 1);
-		return;
-	}
-	if (ce) {
-		h.ce = true;
-		mrc_count(mdev, plane, MRC_CNT_RX_ECN_CE, 1);
-	}
-	if (h.opcode == MRC_OP_UD_SEND_ONLY) {
-		mrc_ud_rcv(mdev, plane, skb, &h);
-		return;
-	}
-
-	qp = mrc_qp_lookup(mdev, h.dqpn);
-	if (!qp) {
-		mrc_count(mdev, plane, MRC_CNT_RX_NO_QP, 1);
-		return;
-	}
-
-	__skb_queue_head_init(&out);
-	spin_lock(&qp->lock);
-	/* RTR and later receive; only RTS and later send or expect acks. */
-	if (qp->dead || qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR)
-		mrc_count(mdev, plane, MRC_CNT_RX_BAD_STATE, 1);
-	else
-		mrc_rcv_qp(qp, &h, skb->data + h.hdr_len, &out);
-	spin_unlock(&qp->lock);
-
-	mrc_net_xmit(qp, &out);
-}
-
-/*
- * The UDP layer calls this in softirq with skb->data at the UDP header.
- * Returning 0 means the packet was consumed, whatever became of it.
- */
-static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
-{
-	struct ib_device *ib;
-	unsigned int plane;
-	bool ce;
-
-	ib = ib_device_get_by_netdev(skb->dev, RDMA_DRIVER_RXE);
-	if (!ib)
-		goto drop;
-	/* Belt and braces: main.c keeps rdma_rxe away. */
-	if (ib->ops.owner != THIS_MODULE)
-		goto put;
-
-	/*
-	 * The socket's family says which header the UDP layer came from. Over
-	 * SRv6 a switch marks the outer header, which End.DT6 stripped without
-	 * copying CE inward: mrc_srv6_outer_ce() finds it in the headroom.
-	 */
-	if (sk->sk_family == AF_INET6 && ipv6_hdr(skb)->version == 6)
-		ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb))) ||
-		     mrc_srv6_outer_ce(skb);
-	else
-		ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
-
-	rcu_read_lock();
-	plane = mrc_plane_of(to_mdev(ib), skb->dev);
-	if (plane < MRC_MAX_PLANES && !skb_linearize(skb) &&
-	    pskb_may_pull(skb, sizeof(struct udphdr))) {
-		__skb_pull(skb, sizeof(struct udphdr));
-		mrc_rcv(to_mdev(ib), plane, skb, ce);
-	}
-	rcu_read_unlock();
-put:
-	ib_device_put(ib);
-drop:
-	kfree_skb(skb);
-	return 0;
-}
-
 static int mrc_sock_create(struct net *net, bool ipv6, struct socket **sockp)
 {
 	struct udp_tunnel_sock_cfg tcfg = {
 		.encap_type = 1,
-		.encap_rcv = mrc_udp_encap_recv,
+		.encap_rcv = mrc_recv_udp,
 	};
 	struct udp_port_cfg cfg = {
 		.local_udp_port = htons(mrc_udp_port),
@@ -232,7 +99,8 @@ void mrc_net_sockets_exit(struct net *net)
  * @h: the headers; h->payload_len bytes of room follow them
  *
  * The caller puts the payload, then seals with mrc_net_seal().  Head room
- * is left for the link, IP and UDP headers of any plane.
+ * is left for the link, IP and UDP headers of any plane.  The packet's EV
+ * and plane go in its struct mrc_skb_cb for mrc_net_xmit().
  *
  * Return: the skb, data at the BTH, or NULL when out of memory.
  */
@@ -256,6 +124,23 @@ struct sk_buff *mrc_net_pkt(const struct mrc_hdrs *h)
 		kfree_skb(skb);
 		return NULL;
 	}
+	MRC_SKB_CB(skb)->ev = h->ev;
+	MRC_SKB_CB(skb)->plane = mrc_ev_plane(h->ev);
+	return skb;
+}
+
+/**
+ * mrc_net_ctl() - a sealed MRC packet without payload
+ * @h: the headers (SACK, NACK, PROBE, PORT_STATUS, READ request)
+ *
+ * Return: the packet with its ICRC, or NULL when out of memory.
+ */
+struct sk_buff *mrc_net_ctl(const struct mrc_hdrs *h)
+{
+	struct sk_buff *skb = mrc_net_pkt(h);
+
+	if (skb)
+		mrc_net_seal(skb);
 	return skb;
 }
 
@@ -576,8 +461,9 @@ void mrc_net_warm(struct mrc_device *mdev, const struct mrc_path *paths,
 
 /*
  * The packets a QP built under its lock, sent after unlock, each on the
- * plane and with the entropy of the EV its header carries (STEV: and that
- * EV's flow label): over SRv6, along the path that entropy picks.
+ * plane and with the entropy of the EV its header carries, as its
+ * struct mrc_skb_cb recorded when it was built (STEV: and that EV's flow
+ * label): over SRv6, along the path that entropy picks.
  */
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
 {
@@ -593,9 +479,8 @@ void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list)
 	rcu_read_lock();
 	d = s ? rcu_dereference(s->srv6) : NULL;
 	while ((skb = __skb_dequeue(list))) {
-		ev = get_unaligned_be32(skb->data +
-					offsetof(struct mrc_bth, ev));
-		pl = mrc_ev_plane(ev);
+		ev = MRC_SKB_CB(skb)->ev;
+		pl = MRC_SKB_CB(skb)->plane;
 		__skb_queue_tail(&one, skb);
 		if (s && pl < MRC_MAX_PLANES && s->path[pl].valid)
 			mrc_net_send_path(qp->mdev, &s->path[pl].av,

@@ -2,8 +2,8 @@
 /*
  * The controller's view of the QPs of a device (MRC_CMD_QP_GET), its
  * deny/undeny of single EVs (MRC_CMD_EV_SET) and the MRC attributes of a QP
- * (MRC_CMD_QP_SET).  include/uapi/linux/mrc.h
- * documents the messages; Documentation/netlink.md lists every error.
+ * (MRC_CMD_QP_SET), and one probe of an EV (MRC_CMD_PROBE).
+ * Documentation/netlink.md documents the messages and lists every error.
  *
  * Every RC QP of a device is in mdev->qps from creation to destruction; GSI
  * QPs are not and are never shown.  A QP is read under RCU (destroy waits a
@@ -19,6 +19,45 @@
 #include <net/sock.h>
 
 #include "mrc.h"
+
+/*
+ * Only the input attributes have entries; a state outside the enum is out
+ * of range, GOOD and DENIED are the only ones EV_SET accepts (checked by the
+ * handler).
+ */
+static struct netlink_range_validation mrc_qpn_range = {
+	.min = 0,
+	.max = MRC_MAX_QPN,
+};
+
+static const struct nla_policy mrc_ev_policy[MRC_A_EV_MAX + 1] = {
+	[MRC_A_EV_SLOT] = NLA_POLICY_MAX(NLA_U32, MRC_MAX_EVS - 1),
+	[MRC_A_EV_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_EV_STATE_DENIED),
+};
+
+static const struct nla_policy mrc_evs_policy[MRC_A_EVS_MAX + 1] = {
+	[MRC_A_EV] = NLA_POLICY_NESTED(mrc_ev_policy),
+};
+
+/* A QP names a profile by id, or none with 0. */
+static struct netlink_range_validation mrc_dev_prof_id_range = {
+	.min = 0,
+	.max = MRC_PROFILE_ID_MAX,
+};
+
+const struct nla_policy mrc_qp_policy[MRC_A_QP_MAX + 1] = {
+	[MRC_A_QP_NUM] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_qpn_range),
+	[MRC_A_QP_EVS] = NLA_POLICY_NESTED(mrc_evs_policy),
+	[MRC_A_QP_EVPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						     &mrc_dev_prof_id_range),
+	[MRC_A_QP_CCPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						     &mrc_dev_prof_id_range),
+	[MRC_A_QP_MPR] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_MPR_MAX),
+	[MRC_A_QP_MPR_DEST] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_MPR_DEST_MAX),
+	[MRC_A_QP_TIMEOUT] = NLA_POLICY_MAX(NLA_U8, 31),
+	[MRC_A_QP_RETRY_LINEAR] = NLA_POLICY_MAX(NLA_U8, 7),
+	[MRC_A_QP_RETRY_EXP] = NLA_POLICY_MAX(NLA_U8, MRC_RETRY_EXP_INFINITE),
+};
 
 struct mrc_nl_ev_snap {
 	u32 value;
@@ -248,7 +287,7 @@ cancel:
  * The family policy validated the nest already; this checks presence.
  * Return: 0, or -EINVAL with the missing attribute named in the extack.
  */
-int mrc_nl_qp_req_parse(struct genl_info *info, struct nlattr **tb)
+static int mrc_nl_qp_req_parse(struct genl_info *info, struct nlattr **tb)
 {
 	int err;
 
@@ -351,16 +390,29 @@ static u32 mrc_nl_qp_genid(struct mrc_net *mn)
 	return genid;
 }
 
+/**
+ * struct mrc_nl_qp_dump_ctx - where a QP dump goes on, in cb->ctx
+ * @devs: the device being dumped
+ * @qpn: the number of its next QP
+ * @slot: that QP's next EV slot
+ */
+struct mrc_nl_qp_dump_ctx {
+	struct mrc_nl_devs_ctx devs;
+	unsigned long qpn;
+	u32 slot;
+};
+
 /*
- * The QPs of @mdev from cb->args[1] (QP number) and, for that QP,
- * cb->args[2] (EV slot) on.  Return: 0 when the device is done, -EMSGSIZE
- * when the message is full (cb->args say where to go on).
+ * The QPs of @mdev from ctx->qpn and, for that QP, ctx->slot on.  Return: 0
+ * when the device is done, -EMSGSIZE when the message is full (the context
+ * says where to go on).
  */
 static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			      struct mrc_device *mdev, void *arg)
 {
+	struct mrc_nl_qp_dump_ctx *ctx = (void *)cb->ctx;
 	struct mrc_nl_qp_snap *snap = arg;
-	unsigned long qpn = cb->args[1];
+	unsigned long qpn = ctx->qpn;
 	struct mrc_qp *qp;
 	u32 first;
 	bool live;
@@ -370,7 +422,7 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 		rcu_read_lock();
 		qp = xa_find(&mdev->qps, &qpn, ULONG_MAX, XA_PRESENT);
 		/* A QP continued from the last message goes on at its slot. */
-		first = qpn == cb->args[1] ? cb->args[2] : 0;
+		first = qpn == ctx->qpn ? ctx->slot : 0;
 		live = qp && mrc_nl_qp_snap(qp, qpn, first, snap);
 		rcu_read_unlock();
 		if (!qp)
@@ -383,19 +435,18 @@ static int mrc_nl_qp_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 					     cb->nlh->nlmsg_seq, NLM_F_MULTI,
 					     cb);
 			if (next < 0 || (u32)next < snap->ev_count) {
-				cb->args[1] = qpn;
-				cb->args[2] = next < 0 ? first : next;
+				ctx->qpn = qpn;
+				ctx->slot = next < 0 ? first : next;
 				return -EMSGSIZE;
 			}
 		}
-		cb->args[1] = ++qpn;
-		cb->args[2] = 0;
+		ctx->qpn = ++qpn;
+		ctx->slot = 0;
 	}
 }
 
 /*
- * cb->args[0] holds the index of the device being dumped, cb->args[1] the
- * number of the next QP and cb->args[2] its next EV slot.  Indexes and QP
+ * struct mrc_nl_qp_dump_ctx says where the dump goes on.  Indexes and QP
  * numbers are walked in increasing order, so objects deleted between parts
  * never make a dump skip or repeat another one; a QP whose EVs do not fit
  * one message goes on in the next with its header repeated.
@@ -405,6 +456,7 @@ int mrc_nl_qp_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	struct mrc_nl_qp_snap *snap;
 	int ret;
 
+	BUILD_BUG_ON(sizeof(struct mrc_nl_qp_dump_ctx) > sizeof(cb->ctx));
 	snap = kvmalloc(sizeof(*snap), GFP_KERNEL);
 	if (!snap)
 		return -ENOMEM;
@@ -593,16 +645,22 @@ int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info)
 		goto unlock;
 	}
 	if (tb[MRC_A_QP_EVPROF_ID]) {
-		err = mrc_dev_prof_ev_lookup(mn, tb[MRC_A_QP_EVPROF_ID], &prof,
-					     true, info->extack);
-		if (err)
+		err = mrc_dev_prof_ev_lookup(mn,
+					     nla_get_u32(tb[MRC_A_QP_EVPROF_ID]),
+					     &prof, true, info->extack);
+		if (err) {
+			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_QP_EVPROF_ID]);
 			goto unlock;
+		}
 	}
 	if (tb[MRC_A_QP_CCPROF_ID]) {
-		err = mrc_dev_prof_cc_lookup(mn, tb[MRC_A_QP_CCPROF_ID], &prof,
-					     info->extack);
-		if (err)
+		err = mrc_dev_prof_cc_lookup(mn,
+					     nla_get_u32(tb[MRC_A_QP_CCPROF_ID]),
+					     &prof, info->extack);
+		if (err) {
+			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_QP_CCPROF_ID]);
 			goto unlock;
+		}
 	}
 	rcu_read_lock();
 	qp = mrc_qp_lookup(mdev, nla_get_u32(tb[MRC_A_QP_NUM]));
@@ -616,4 +674,194 @@ unlock:
 out:
 	mrc_qp_set_release(&set);
 	return err;
+}
+
+/* ---- EV probes --------------------------------------------------------- */
+
+/* What MRC_CMD_PROBE asks for, from its attributes. */
+struct mrc_nl_probe_req {
+	const struct nlattr *name_attr;
+	u32 qpn;
+	u32 slot;
+	u32 timeout_ms;
+};
+
+static int mrc_nl_probe_parse(struct genl_info *info,
+			      struct mrc_nl_probe_req *req)
+{
+	struct nlattr *qtb[MRC_A_QP_MAX + 1], *etb[MRC_A_EV_MAX + 1];
+	struct netlink_ext_ack *extack = info->extack;
+	const struct nlattr *ev = NULL, *nla;
+	int rem, err;
+
+	err = mrc_nl_qp_req_parse(info, qtb);
+	if (err)
+		return err;
+	req->name_attr = info->attrs[MRC_A_DEV_NAME];
+	req->qpn = nla_get_u32(qtb[MRC_A_QP_NUM]);
+	if (qtb[MRC_A_QP_EVS]) {
+		nla_for_each_nested(nla, qtb[MRC_A_QP_EVS], rem) {
+			if (ev) {
+				NL_SET_ERR_MSG_ATTR(extack, nla,
+						    "one probe names one EV");
+				return -EINVAL;
+			}
+			ev = nla;
+		}
+	}
+	if (!ev) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[MRC_A_QP],
+				    "missing EV to probe");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(etb, MRC_A_EV_MAX, ev, mrc_ev_policy, extack);
+	if (err)
+		return err;
+	if (!etb[MRC_A_EV_SLOT]) {
+		NL_SET_ERR_MSG_ATTR(extack, ev, "missing EV slot");
+		return -EINVAL;
+	}
+	req->slot = nla_get_u32(etb[MRC_A_EV_SLOT]);
+	req->timeout_ms = MRC_PROBE_TIMEOUT_MS_DEFAULT;
+	if (info->attrs[MRC_A_PROBE_TIMEOUT_MS])
+		req->timeout_ms = nla_get_u32(info->attrs[MRC_A_PROBE_TIMEOUT_MS]);
+	return 0;
+}
+
+/*
+ * Sends the probe, or forgets the waiter when @start is false.  QPs are only
+ * safe under RCU, and a device only under mrc_net.lock: neither can be held
+ * while the caller sleeps, so each step finds the QP again by name and
+ * number.  A QP destroyed meanwhile has completed the waiter itself
+ * (mrc_destroy_qp()); another QP found under the same number simply does not
+ * hold @w, and mrc_ev_probe_forget() leaves it alone.
+ */
+static int mrc_nl_probe_qp(struct mrc_net *mn, const struct mrc_nl_probe_req *req,
+			   struct mrc_ev_probe_wait *w, bool start,
+			   struct netlink_ext_ack *extack)
+{
+	struct mrc_device *mdev;
+	struct sk_buff_head out;
+	struct mrc_qp *qp;
+	int err = 0;
+
+	__skb_queue_head_init(&out);
+	mutex_lock(&mn->lock);
+	mdev = mrc_dev_find(mn, nla_data(req->name_attr));
+	if (!mdev || !mdev->registered) {
+		mutex_unlock(&mn->lock);
+		NL_SET_ERR_MSG_ATTR(extack, req->name_attr,
+				    "no such mrc device");
+		return -ENODEV;
+	}
+	rcu_read_lock();
+	qp = mrc_qp_lookup(mdev, req->qpn);
+	if (!qp) {
+		err = -ENOENT;
+		NL_SET_ERR_MSG(extack, "no such QP");
+	} else if (!start) {
+		spin_lock_bh(&qp->lock);
+		mrc_ev_probe_forget(qp, w, 0);
+		spin_unlock_bh(&qp->lock);
+	} else {
+		mrc_qp_lock_tx(qp);
+		if (qp->evs && qp->evs->n && req->slot >= qp->evs->n)
+			err = -ERANGE;
+		else
+			err = mrc_ev_probe_start(qp, req->slot, w, &out);
+		mrc_qp_unlock_xmit(qp, &out);
+		if (err == -ERANGE)
+			NL_SET_ERR_MSG(extack, "EV slot beyond the QP's active set");
+		else if (err == -EINVAL)
+			NL_SET_ERR_MSG(extack, "QP is not connected (RTS)");
+		else if (err == -EBUSY)
+			NL_SET_ERR_MSG(extack, "another probe of this QP is in flight");
+	}
+	rcu_read_unlock();
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
+static int mrc_nl_probe_reply(struct genl_info *info,
+			      const struct mrc_nl_probe_req *req,
+			      const struct mrc_ev_probe_wait *w)
+{
+	struct nlattr *qp, *evs, *ev;
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = mrc_nl_hdr_put(msg, info->snd_portid, info->snd_seq, 0,
+			     MRC_CMD_PROBE);
+	if (!hdr)
+		goto nomem;
+	if (nla_put_string(msg, MRC_A_DEV_NAME, nla_data(req->name_attr)) ||
+	    nla_put_u64_64bit(msg, MRC_A_PROBE_RTT_NS, w->rtt_ns, MRC_A_PAD))
+		goto nomem;
+	qp = nla_nest_start(msg, MRC_A_QP);
+	if (!qp || nla_put_u32(msg, MRC_A_QP_NUM, req->qpn))
+		goto nomem;
+	evs = nla_nest_start(msg, MRC_A_QP_EVS);
+	if (!evs)
+		goto nomem;
+	ev = nla_nest_start(msg, MRC_A_EV);
+	if (!ev || nla_put_u32(msg, MRC_A_EV_SLOT, req->slot) ||
+	    nla_put_u32(msg, MRC_A_EV_VALUE, w->value) ||
+	    nla_put_u32(msg, MRC_A_EV_PLANE, mrc_ev_plane(w->value)) ||
+	    nla_put_u32(msg, MRC_A_EV_ENTROPY, mrc_ev_sport(w->value)) ||
+	    (w->stev && nla_put_u32(msg, MRC_A_EV_FLOW_LABEL,
+				    mrc_ev_flow_label(w->value))))
+		goto nomem;
+	nla_nest_end(msg, ev);
+	nla_nest_end(msg, evs);
+	nla_nest_end(msg, qp);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+nomem:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/*
+ * One probe on one EV of a connected QP, answered by the peer's SACK: the
+ * controller learns whether that path works and its round trip now, without
+ * data and whatever the EV's state.  Sleeps until the answer or the timeout.
+ */
+int mrc_nl_probe(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct mrc_ev_probe_wait w = {};
+	struct mrc_nl_probe_req req;
+	unsigned long timeout;
+	long left;
+	int err;
+
+	err = mrc_nl_probe_parse(info, &req);
+	if (err)
+		return err;
+	init_completion(&w.done);
+	err = mrc_nl_probe_qp(mn, &req, &w, true, info->extack);
+	if (err)
+		return err;
+
+	timeout = msecs_to_jiffies(req.timeout_ms);
+	left = wait_for_completion_interruptible_timeout(&w.done, timeout);
+	if (left <= 0) {
+		/* Not answered in time: make the QP forget @w first. */
+		mrc_nl_probe_qp(mn, &req, &w, false, NULL);
+		if (!try_wait_for_completion(&w.done)) {
+			if (left < 0)
+				return -EINTR;
+			NL_SET_ERR_MSG(info->extack, "no answer within the timeout");
+			return -ETIMEDOUT;
+		}
+	}
+	if (w.err) {
+		NL_SET_ERR_MSG(info->extack, "QP destroyed before the answer");
+		return w.err;
+	}
+	return mrc_nl_probe_reply(info, &req, &w);
 }

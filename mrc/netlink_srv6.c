@@ -2,10 +2,10 @@
 /*
  * The controller's SRv6 path programming (MRC_CMD_SRV6_SET, _DEL, _GET):
  * per device and destination, a GEN template or an explicit list of uSID
- * paths.  include/uapi/linux/mrc.h documents the messages and
- * Documentation/netlink.md lists every error.  The family policy checked
- * every range; this file checks what ranges cannot say: presence, list
- * lengths, and the template as a whole (mrc_srv6_tmpl_check()).
+ * paths.  Documentation/netlink.md documents the messages and lists every
+ * error.  The policies below check every range; the handlers check what
+ * ranges cannot say: presence, list lengths, and the template as a whole
+ * (mrc_srv6_tmpl_check()).
  */
 
 #include <linux/slab.h>
@@ -14,6 +14,43 @@
 #include <net/sock.h>
 
 #include "mrc.h"
+
+/*
+ * Each list nest takes one item type; a zero
+ * uSID would end a carrier early.  Plane shift and tiers are checked as a
+ * whole by mrc_srv6_tmpl_check().
+ */
+static const struct nla_policy mrc_srv6_usids_policy[MRC_A_SRV6_LIST_MAX + 1] = {
+	[MRC_A_SRV6_USID] = NLA_POLICY_MIN(NLA_U16, 1),
+};
+
+static const struct nla_policy mrc_srv6_tier_policy[MRC_A_SRV6_TIER_MAX + 1] = {
+	[MRC_A_SRV6_TIER_USID] = NLA_POLICY_MAX(NLA_U8, MRC_SRV6_USIDS_MAX - 1),
+	[MRC_A_SRV6_TIER_SHIFT] = NLA_POLICY_MAX(NLA_U8, 15),
+	[MRC_A_SRV6_TIER_COUNT] = NLA_POLICY_RANGE(NLA_U16, 1, 256),
+};
+
+static const struct nla_policy mrc_srv6_tiers_policy[MRC_A_SRV6_LIST_MAX + 1] = {
+	[MRC_A_SRV6_TIER] = NLA_POLICY_NESTED(mrc_srv6_tier_policy),
+};
+
+static const struct nla_policy mrc_srv6_path_policy[MRC_A_SRV6_PATH_MAX + 1] = {
+	[MRC_A_SRV6_PATH_PLANE] = NLA_POLICY_MAX(NLA_U32, MRC_MAX_PLANES - 1),
+	[MRC_A_SRV6_PATH_USIDS] = NLA_POLICY_NESTED(mrc_srv6_usids_policy),
+};
+
+static const struct nla_policy mrc_srv6_paths_policy[MRC_A_SRV6_LIST_MAX + 1] = {
+	[MRC_A_SRV6_PATH] = NLA_POLICY_NESTED(mrc_srv6_path_policy),
+};
+
+const struct nla_policy mrc_srv6_policy[MRC_A_SRV6_MAX + 1] = {
+	[MRC_A_SRV6_PEER] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[MRC_A_SRV6_LOCATOR] = NLA_POLICY_MIN(NLA_U32, 1),
+	[MRC_A_SRV6_PLANE_SHIFT] = NLA_POLICY_MAX(NLA_U8, 15),
+	[MRC_A_SRV6_USIDS] = NLA_POLICY_NESTED(mrc_srv6_usids_policy),
+	[MRC_A_SRV6_TIERS] = NLA_POLICY_NESTED(mrc_srv6_tiers_policy),
+	[MRC_A_SRV6_PATHS] = NLA_POLICY_NESTED(mrc_srv6_paths_policy),
+};
 
 /* A reason computed at run time, where NL_SET_ERR_MSG wants a literal. */
 static void mrc_nl_srv6_why(struct netlink_ext_ack *extack,
@@ -365,15 +402,28 @@ static u32 mrc_nl_put_exp(struct sk_buff *skb, const struct mrc_srv6_dst *d,
 	return i;
 }
 
+/**
+ * struct mrc_nl_srv6_dump_ctx - where an SRv6 dump goes on, in cb->ctx
+ * @devs: the device being dumped
+ * @pos: the position of its next entry in its table
+ * @path: that entry's next explicit path
+ */
+struct mrc_nl_srv6_dump_ctx {
+	struct mrc_nl_devs_ctx devs;
+	long pos;
+	u32 path;
+};
+
 /*
- * One message about entry @d of @mdev, explicit paths from cb->args[2] on.
+ * One message about entry @d of @mdev, explicit paths from ctx->path on.
  * Return: 0 when the entry is done, -EMSGSIZE when it goes on in the next
- * message (cb->args[2] says where).
+ * message (ctx->path says where).
  */
 static int mrc_nl_put_srv6(struct sk_buff *skb, struct netlink_callback *cb,
 			   const struct mrc_device *mdev,
 			   const struct mrc_srv6_dst *d)
 {
+	struct mrc_nl_srv6_dump_ctx *ctx = (void *)cb->ctx;
 	struct nlattr *nest;
 	u32 next = 0;
 	void *hdr;
@@ -388,8 +438,8 @@ static int mrc_nl_put_srv6(struct sk_buff *skb, struct netlink_callback *cb,
 	 * The entry at this position is not the one whose paths were being
 	 * sent (the table changed, and this message says so): start over.
 	 */
-	if (cb->args[2] >= d->npaths)
-		cb->args[2] = 0;
+	if (ctx->path >= d->npaths)
+		ctx->path = 0;
 	if (nla_put_string(skb, MRC_A_DEV_NAME, mdev->name))
 		goto cancel;
 	nest = nla_nest_start(skb, MRC_A_SRV6);
@@ -397,8 +447,8 @@ static int mrc_nl_put_srv6(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, MRC_A_SRV6_LOCATOR, d->gen.locator))
 		goto cancel;
 	if (d->npaths) {
-		next = mrc_nl_put_exp(skb, d, cb->args[2]);
-		if (next == cb->args[2])
+		next = mrc_nl_put_exp(skb, d, ctx->path);
+		if (next == ctx->path)
 			goto cancel;
 	} else if (mrc_nl_put_gen(skb, d)) {
 		goto cancel;
@@ -406,10 +456,10 @@ static int mrc_nl_put_srv6(struct sk_buff *skb, struct netlink_callback *cb,
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
 	if (next < d->npaths) {
-		cb->args[2] = next;
+		ctx->path = next;
 		return -EMSGSIZE;
 	}
-	cb->args[2] = 0;
+	ctx->path = 0;
 	return 0;
 
 cancel:
@@ -417,23 +467,24 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* The entries of @mdev from position cb->args[1] on, under its lock. */
+/* The entries of @mdev from position ctx->pos on, under its lock. */
 static int mrc_nl_srv6_dump_dev(struct sk_buff *skb,
 				struct netlink_callback *cb,
 				struct mrc_device *mdev, void *arg)
 {
+	struct mrc_nl_srv6_dump_ctx *ctx = (void *)cb->ctx;
 	const struct mrc_srv6_dst *d;
 	long pos = 0;
 	int err = 0;
 
 	mutex_lock(&mdev->srv6_lock);
 	list_for_each_entry(d, &mdev->srv6, list) {
-		if (pos++ < cb->args[1])
+		if (pos++ < ctx->pos)
 			continue;
 		err = mrc_nl_put_srv6(skb, cb, mdev, d);
 		if (err)
 			break;
-		cb->args[1] = pos;
+		ctx->pos = pos;
 	}
 	mutex_unlock(&mdev->srv6_lock);
 	return err;
@@ -452,6 +503,7 @@ static u32 mrc_nl_srv6_genid(struct mrc_net *mn)
 
 int mrc_nl_srv6_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	BUILD_BUG_ON(sizeof(struct mrc_nl_srv6_dump_ctx) > sizeof(cb->ctx));
 	/* One explicit path always fits an empty message. */
 	return mrc_nl_dump_devices(skb, cb, mrc_nl_srv6_genid,
 				   mrc_nl_srv6_dump_dev, NULL);

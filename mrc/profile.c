@@ -12,7 +12,7 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include <net/net_namespace.h>
-#include <net/netlink.h>
+#include <linux/netlink.h>
 
 #include "mrc.h"
 
@@ -251,61 +251,17 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ccprof_may_change);
 
 /* ---- objects, under mrc_net.lock --------------------------------------- */
 
-static u32 mrc_attrs_present(struct nlattr **tb, unsigned int max)
+/* A setting a request gives (BIT(@type) in @given) replaces @val. */
+static void mrc_take_u8(u32 given, int type, u8 *val, u8 set)
 {
-	u32 present = 0;
-	unsigned int i;
-
-	BUILD_BUG_ON(MRC_A_EVPROF_MAX >= 32 || MRC_A_CCPROF_MAX >= 32);
-	for (i = 1; i <= max; i++)
-		if (tb[i])
-			present |= BIT(i);
-	return present;
+	if (given & BIT(type))
+		*val = set;
 }
 
-/* Copies MRC_A_EVPROF_ENTRIES into a new array; *@entries NULL when empty. */
-static int mrc_ev_entries_parse(const struct nlattr *nest, u64 **entries,
-				u32 *n, struct netlink_ext_ack *extack)
+static void mrc_take_u32(u32 given, int type, u32 *val, u32 set)
 {
-	const struct nlattr *nla;
-	u32 count = 0;
-	u64 *ev;
-	int rem;
-
-	*entries = NULL;
-	*n = 0;
-	nla_for_each_nested(nla, nest, rem)
-		if (nla_type(nla) == MRC_A_EV_ENTRY)
-			count++;
-	if (!count)
-		return 0;
-	if (count > MRC_MAX_EVS) {
-		NL_SET_ERR_MSG_ATTR(extack, nest, "too many EV entries");
-		return -E2BIG;
-	}
-
-	ev = kcalloc(count, sizeof(*ev), GFP_KERNEL);
-	if (!ev)
-		return -ENOMEM;
-	count = 0;
-	nla_for_each_nested(nla, nest, rem)
-		if (nla_type(nla) == MRC_A_EV_ENTRY)
-			ev[count++] = nla_get_u64(nla);
-	*entries = ev;
-	*n = count;
-	return 0;
-}
-
-static void mrc_get_u8(struct nlattr **tb, int type, u8 *val)
-{
-	if (tb[type])
-		*val = nla_get_u8(tb[type]);
-}
-
-static void mrc_get_u32(struct nlattr **tb, int type, u32 *val)
-{
-	if (tb[type])
-		*val = nla_get_u32(tb[type]);
+	if (given & BIT(type))
+		*val = set;
 }
 
 /* ---- devices naming profiles ----------------------------------------- */
@@ -380,12 +336,11 @@ static void mrc_prof_refresh(struct mrc_net *mn, u32 id, bool ev,
  * adding the flow label derived from each): explicit and generated EVs
  * need the per-QP EV programming of the SRv6 issue.
  */
-int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
+int mrc_dev_prof_ev_lookup(struct mrc_net *mn, u32 id,
 			   struct mrc_dev_prof *next, bool for_qp,
 			   struct netlink_ext_ack *extack)
 {
 	struct mrc_evprof *prof;
-	u32 id = nla_get_u32(attr);
 
 	next->evprof_id = id;
 	if (!id) {
@@ -397,33 +352,32 @@ int mrc_dev_prof_ev_lookup(struct mrc_net *mn, const struct nlattr *attr,
 	}
 	prof = xa_load(&mn->evprofs, id);
 	if (!prof) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "no such evprofile");
+		NL_SET_ERR_MSG(extack, "no such evprofile");
 		return -ENOENT;
 	}
 	if (prof->cfg.state != MRC_PROFILE_STATE_ONLINE) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "evprofile is not online");
+		NL_SET_ERR_MSG(extack, "evprofile is not online");
 		return -EINVAL;
 	}
 	if (prof->cfg.mode != MRC_EV_MODE_AUTO ||
 	    prof->cfg.format == MRC_EV_FORMAT_SRV6) {
 		if (for_qp)
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "only auto-mode udp or stev evprofiles can be named by a QP so far");
+			NL_SET_ERR_MSG(extack,
+				       "only auto-mode udp or stev evprofiles can be named by a QP so far");
 		else
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "only auto-mode udp or stev evprofiles can be named by a device so far");
+			NL_SET_ERR_MSG(extack,
+				       "only auto-mode udp or stev evprofiles can be named by a device so far");
 		return -EOPNOTSUPP;
 	}
 	mrc_dev_prof_ev(next, &prof->cfg);
 	return 0;
 }
 
-int mrc_dev_prof_cc_lookup(struct mrc_net *mn, const struct nlattr *attr,
+int mrc_dev_prof_cc_lookup(struct mrc_net *mn, u32 id,
 			   struct mrc_dev_prof *next,
 			   struct netlink_ext_ack *extack)
 {
 	struct mrc_ccprof *prof;
-	u32 id = nla_get_u32(attr);
 
 	next->ccprof_id = id;
 	if (!id) {
@@ -432,11 +386,11 @@ int mrc_dev_prof_cc_lookup(struct mrc_net *mn, const struct nlattr *attr,
 	}
 	prof = xa_load(&mn->ccprofs, id);
 	if (!prof) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "no such ccprofile");
+		NL_SET_ERR_MSG(extack, "no such ccprofile");
 		return -ENOENT;
 	}
 	if (prof->cfg.state != MRC_PROFILE_STATE_ONLINE) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "ccprofile is not online");
+		NL_SET_ERR_MSG(extack, "ccprofile is not online");
 		return -EINVAL;
 	}
 	next->cc = prof->cfg;
@@ -447,15 +401,15 @@ int mrc_dev_prof_cc_lookup(struct mrc_net *mn, const struct nlattr *attr,
  * mrc_dev_prof_resolve() - the settings a device takes from the profiles
  *	named in a request
  * @mn: the namespace, locked
- * @attrs: top-level attributes; MRC_A_DEV_EVPROF_ID and MRC_A_DEV_CCPROF_ID
- *	are used when present, NULL for none at all
+ * @req: the profiles the request names, NULL for none at all; @req->bad
+ *	says which one a refusal is about
  * @cur: the device's current settings, NULL for a new device (no profiles)
  * @next: filled in
  * @extack: the reason of a refusal
  *
  * Return: 0, or the errno of the first profile that cannot be named.
  */
-int mrc_dev_prof_resolve(struct mrc_net *mn, struct nlattr **attrs,
+int mrc_dev_prof_resolve(struct mrc_net *mn, struct mrc_dev_prof_req *req,
 			 const struct mrc_dev_prof *cur,
 			 struct mrc_dev_prof *next,
 			 struct netlink_ext_ack *extack)
@@ -468,15 +422,21 @@ int mrc_dev_prof_resolve(struct mrc_net *mn, struct nlattr **attrs,
 		*next = *cur;
 	else
 		mrc_dev_prof_defaults(next);
-	if (attrs && attrs[MRC_A_DEV_EVPROF_ID]) {
-		err = mrc_dev_prof_ev_lookup(mn, attrs[MRC_A_DEV_EVPROF_ID],
-					     next, false, extack);
-		if (err)
+	if (req && req->ev) {
+		err = mrc_dev_prof_ev_lookup(mn, req->evprof_id, next, false,
+					     extack);
+		if (err) {
+			req->bad = MRC_A_DEV_EVPROF_ID;
 			return err;
+		}
 	}
-	if (attrs && attrs[MRC_A_DEV_CCPROF_ID])
-		return mrc_dev_prof_cc_lookup(mn, attrs[MRC_A_DEV_CCPROF_ID],
-					      next, extack);
+	if (req && req->cc) {
+		err = mrc_dev_prof_cc_lookup(mn, req->ccprof_id, next, extack);
+		if (err) {
+			req->bad = MRC_A_DEV_CCPROF_ID;
+			return err;
+		}
+	}
 	return 0;
 }
 
@@ -496,41 +456,41 @@ void mrc_dev_prof_get(struct mrc_device *mdev, struct mrc_dev_prof *prof)
 }
 
 /*
- * EVPROF_NEW (@create) or EVPROF_SET: builds the profile's next settings from
- * the current ones (or the defaults) and @tb, checks them whole, and only
- * then commits, so a refused request changes nothing.
+ * EVPROF_NEW (@req->create) or EVPROF_SET: builds the profile's next
+ * settings from the current ones (or the defaults) and @req, checks them
+ * whole, and only then commits, so a refused request changes nothing.
  */
-int mrc_evprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
+int mrc_evprof_apply(struct mrc_net *mn, struct mrc_evprof_req *req,
 		     struct netlink_ext_ack *extack)
 {
-	struct nlattr *id_attr = tb[MRC_A_EVPROF_ID];
-	u32 id = nla_get_u32(id_attr);
+	const struct mrc_evprof_cfg *set = &req->set;
+	bool create = req->create;
+	u32 given = req->given;
+	u32 id = req->id;
 	struct mrc_evprof_cfg cfg;
 	struct mrc_evprof *prof;
-	u64 *new_entries = NULL;
-	u32 changed;
 	int err;
 
 	lockdep_assert_held(&mn->lock);
 
 	prof = xa_load(&mn->evprofs, id);
 	if (create && prof) {
-		NL_SET_ERR_MSG_ATTR(extack, id_attr,
-				    "an evprofile with this id already exists");
+		NL_SET_ERR_MSG(extack, "an evprofile with this id already exists");
+		req->bad = MRC_A_EVPROF_ID;
 		return -EEXIST;
 	}
 	if (!create && !prof) {
-		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such evprofile");
+		NL_SET_ERR_MSG(extack, "no such evprofile");
+		req->bad = MRC_A_EVPROF_ID;
 		return -ENOENT;
 	}
-	if (create && tb[MRC_A_EVPROF_STATE]) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_EVPROF_STATE],
-				    "a new profile starts in state init");
+	if (create && (given & BIT(MRC_A_EVPROF_STATE))) {
+		NL_SET_ERR_MSG(extack, "a new profile starts in state init");
+		req->bad = MRC_A_EVPROF_STATE;
 		return -EINVAL;
 	}
-	if (tb[MRC_A_EVPROF_STATE]) {
-		err = mrc_profile_state_check(nla_get_u8(tb[MRC_A_EVPROF_STATE]),
-					      extack);
+	if (given & BIT(MRC_A_EVPROF_STATE)) {
+		err = mrc_profile_state_check(set->state, extack);
 		if (err)
 			return err;
 	}
@@ -539,27 +499,30 @@ int mrc_evprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
 		mrc_evprof_defaults(&cfg);
 	else
 		cfg = prof->cfg;
-	changed = mrc_attrs_present(tb, MRC_A_EVPROF_MAX);
 
-	mrc_get_u8(tb, MRC_A_EVPROF_STATE, &cfg.state);
-	mrc_get_u8(tb, MRC_A_EVPROF_MODE, &cfg.mode);
-	mrc_get_u8(tb, MRC_A_EVPROF_FORMAT, &cfg.format);
-	mrc_get_u32(tb, MRC_A_EVPROF_EV_COUNT, &cfg.ev_count);
-	mrc_get_u32(tb, MRC_A_EVPROF_BACKUPS, &cfg.backups);
-	mrc_get_u32(tb, MRC_A_EVPROF_EVENT_MASK, &cfg.event_mask);
-	if (tb[MRC_A_EVPROF_MIN_ACTIVE]) {
-		cfg.min_active = nla_get_u32(tb[MRC_A_EVPROF_MIN_ACTIVE]);
+	mrc_take_u8(given, MRC_A_EVPROF_STATE, &cfg.state, set->state);
+	mrc_take_u8(given, MRC_A_EVPROF_MODE, &cfg.mode, set->mode);
+	mrc_take_u8(given, MRC_A_EVPROF_FORMAT, &cfg.format, set->format);
+	mrc_take_u32(given, MRC_A_EVPROF_EV_COUNT,
+		     &cfg.ev_count, set->ev_count);
+	mrc_take_u32(given, MRC_A_EVPROF_BACKUPS, &cfg.backups, set->backups);
+	mrc_take_u32(given, MRC_A_EVPROF_EVENT_MASK,
+		     &cfg.event_mask, set->event_mask);
+	if (given & BIT(MRC_A_EVPROF_MIN_ACTIVE)) {
+		cfg.min_active = set->min_active;
 		cfg.min_active_set = true;
 	} else if (!cfg.min_active_set) {
 		cfg.min_active = mrc_evprof_min_active_default(cfg.ev_count);
 	}
 
-	if (tb[MRC_A_EVPROF_ENTRIES]) {
-		err = mrc_ev_entries_parse(tb[MRC_A_EVPROF_ENTRIES],
-					   &new_entries, &cfg.n_entries, extack);
-		if (err)
-			return err;
-		cfg.entries = new_entries;
+	if (given & BIT(MRC_A_EVPROF_ENTRIES)) {
+		if (set->n_entries > MRC_MAX_EVS) {
+			NL_SET_ERR_MSG(extack, "too many EV entries");
+			req->bad = MRC_A_EVPROF_ENTRIES;
+			return -E2BIG;
+		}
+		cfg.entries = set->entries;
+		cfg.n_entries = set->n_entries;
 	} else if (cfg.mode != MRC_EV_MODE_EXP) {
 		/* Leaving EXP mode drops the list. */
 		cfg.entries = NULL;
@@ -567,30 +530,29 @@ int mrc_evprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
 	}
 
 	err = mrc_evprof_may_change(create ? MRC_PROFILE_STATE_INIT :
-				    prof->cfg.state, cfg.state, changed, extack);
+				    prof->cfg.state, cfg.state, given, extack);
 	if (!err)
 		err = mrc_evprof_check(&cfg, extack);
 	if (!err && !create && cfg.state != MRC_PROFILE_STATE_ONLINE &&
 	    mrc_prof_user(mn, id, true)) {
-		NL_SET_ERR_MSG_ATTR(extack, id_attr,
-				    "evprofile is named by a device, it stays online");
+		NL_SET_ERR_MSG(extack,
+			       "evprofile is named by a device, it stays online");
+		req->bad = MRC_A_EVPROF_ID;
 		err = -EBUSY;
 	}
 	if (err)
-		goto err_free;
+		return err;
 
 	if (create) {
 		prof = kzalloc(sizeof(*prof), GFP_KERNEL);
-		if (!prof) {
-			err = -ENOMEM;
-			goto err_free;
-		}
+		if (!prof)
+			return -ENOMEM;
 		prof->id = id;
 		prof->cfg = cfg;
 		err = xa_insert(&mn->evprofs, id, prof, GFP_KERNEL);
 		if (err) {
 			kfree(prof);
-			goto err_free;
+			return err;
 		}
 		mn->prof_genid++;
 		return 0;
@@ -601,17 +563,15 @@ int mrc_evprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
 	prof->cfg = cfg;
 	mrc_prof_refresh(mn, id, true, &prof->cfg);
 	return 0;
-
-err_free:
-	kfree(new_entries);
-	return err;
 }
 
-int mrc_ccprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
+int mrc_ccprof_apply(struct mrc_net *mn, struct mrc_ccprof_req *req,
 		     struct netlink_ext_ack *extack)
 {
-	struct nlattr *id_attr = tb[MRC_A_CCPROF_ID];
-	u32 id = nla_get_u32(id_attr);
+	const struct mrc_ccprof_cfg *set = &req->set;
+	bool create = req->create;
+	u32 given = req->given;
+	u32 id = req->id;
 	struct mrc_ccprof_cfg cfg;
 	struct mrc_ccprof *prof;
 	int err;
@@ -620,22 +580,22 @@ int mrc_ccprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
 
 	prof = xa_load(&mn->ccprofs, id);
 	if (create && prof) {
-		NL_SET_ERR_MSG_ATTR(extack, id_attr,
-				    "a ccprofile with this id already exists");
+		NL_SET_ERR_MSG(extack, "a ccprofile with this id already exists");
+		req->bad = MRC_A_CCPROF_ID;
 		return -EEXIST;
 	}
 	if (!create && !prof) {
-		NL_SET_ERR_MSG_ATTR(extack, id_attr, "no such ccprofile");
+		NL_SET_ERR_MSG(extack, "no such ccprofile");
+		req->bad = MRC_A_CCPROF_ID;
 		return -ENOENT;
 	}
-	if (create && tb[MRC_A_CCPROF_STATE]) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_CCPROF_STATE],
-				    "a new profile starts in state init");
+	if (create && (given & BIT(MRC_A_CCPROF_STATE))) {
+		NL_SET_ERR_MSG(extack, "a new profile starts in state init");
+		req->bad = MRC_A_CCPROF_STATE;
 		return -EINVAL;
 	}
-	if (tb[MRC_A_CCPROF_STATE]) {
-		err = mrc_profile_state_check(nla_get_u8(tb[MRC_A_CCPROF_STATE]),
-					      extack);
+	if (given & BIT(MRC_A_CCPROF_STATE)) {
+		err = mrc_profile_state_check(set->state, extack);
 		if (err)
 			return err;
 	}
@@ -645,28 +605,33 @@ int mrc_ccprof_apply(struct mrc_net *mn, struct nlattr **tb, bool create,
 	else
 		cfg = prof->cfg;
 
-	mrc_get_u8(tb, MRC_A_CCPROF_STATE, &cfg.state);
-	mrc_get_u8(tb, MRC_A_CCPROF_ALGO, &cfg.algo);
-	mrc_get_u32(tb, MRC_A_CCPROF_BASE_RTT_US, &cfg.base_rtt_us);
-	mrc_get_u32(tb, MRC_A_CCPROF_TARGET_DELAY_US, &cfg.target_delay_us);
-	mrc_get_u32(tb, MRC_A_CCPROF_QA_THRESHOLD_US, &cfg.qa_threshold_us);
-	mrc_get_u32(tb, MRC_A_CCPROF_MIN_CWND, &cfg.min_cwnd);
-	mrc_get_u32(tb, MRC_A_CCPROF_MAX_CWND, &cfg.max_cwnd);
-	mrc_get_u32(tb, MRC_A_CCPROF_GAMMA, &cfg.gamma);
-	mrc_get_u32(tb, MRC_A_CCPROF_MAX_MD_JUMP, &cfg.max_md_jump);
-	mrc_get_u32(tb, MRC_A_CCPROF_ETA, &cfg.eta);
-	mrc_get_u32(tb, MRC_A_CCPROF_FI, &cfg.fi);
+	mrc_take_u8(given, MRC_A_CCPROF_STATE, &cfg.state, set->state);
+	mrc_take_u8(given, MRC_A_CCPROF_ALGO, &cfg.algo, set->algo);
+	mrc_take_u32(given, MRC_A_CCPROF_BASE_RTT_US,
+		     &cfg.base_rtt_us, set->base_rtt_us);
+	mrc_take_u32(given, MRC_A_CCPROF_TARGET_DELAY_US,
+		     &cfg.target_delay_us, set->target_delay_us);
+	mrc_take_u32(given, MRC_A_CCPROF_QA_THRESHOLD_US,
+		     &cfg.qa_threshold_us, set->qa_threshold_us);
+	mrc_take_u32(given, MRC_A_CCPROF_MIN_CWND,
+		     &cfg.min_cwnd, set->min_cwnd);
+	mrc_take_u32(given, MRC_A_CCPROF_MAX_CWND,
+		     &cfg.max_cwnd, set->max_cwnd);
+	mrc_take_u32(given, MRC_A_CCPROF_GAMMA, &cfg.gamma, set->gamma);
+	mrc_take_u32(given, MRC_A_CCPROF_MAX_MD_JUMP,
+		     &cfg.max_md_jump, set->max_md_jump);
+	mrc_take_u32(given, MRC_A_CCPROF_ETA, &cfg.eta, set->eta);
+	mrc_take_u32(given, MRC_A_CCPROF_FI, &cfg.fi, set->fi);
 
 	err = mrc_ccprof_may_change(create ? MRC_PROFILE_STATE_INIT :
-				    prof->cfg.state, cfg.state,
-				    mrc_attrs_present(tb, MRC_A_CCPROF_MAX),
-				    extack);
+				    prof->cfg.state, cfg.state, given, extack);
 	if (!err)
 		err = mrc_ccprof_check(&cfg, extack);
 	if (!err && !create && cfg.state != MRC_PROFILE_STATE_ONLINE &&
 	    mrc_prof_user(mn, id, false)) {
-		NL_SET_ERR_MSG_ATTR(extack, id_attr,
-				    "ccprofile is named by a device, it stays online");
+		NL_SET_ERR_MSG(extack,
+			       "ccprofile is named by a device, it stays online");
+		req->bad = MRC_A_CCPROF_ID;
 		err = -EBUSY;
 	}
 	if (err)

@@ -3,9 +3,9 @@
  * EV and CC profiles (profile.c): control objects of the namespace, created
  * and changed by the controller over netlink, in process context under
  * mrc_net.lock.  A device names an EV and a CC profile by id, and its QPs
- * follow them (struct mrc_dev_prof).  include/uapi/linux/mrc.h documents
+ * follow them (struct mrc_dev_prof).  Documentation/netlink.md documents
  * every field, its range and default; param.h defines the defaults and
- * limits.
+ * limits.  netlink_profile.c parses requests into the mrc_*prof_req below.
  */
 #ifndef _MRC_PROFILE_H
 #define _MRC_PROFILE_H
@@ -102,6 +102,60 @@ struct mrc_dev_prof {
 	u32 event_mask;
 	u8 ev_format;
 	struct mrc_ccprof_cfg cc;
+};
+
+/**
+ * struct mrc_evprof_req - an EVPROF_NEW or EVPROF_SET request, parsed
+ * @id: the profile
+ * @create: NEW (the id must be free), not SET
+ * @given: BIT(MRC_A_EVPROF_*) of every setting the request gives
+ * @set: the values of the settings in @given.  @set.entries is the
+ *	caller's (kmalloc'ed, NULL for none), taken over by the profile only
+ *	when the request succeeds; @set.n_entries may exceed MRC_MAX_EVS
+ *	(then @set.entries is NULL and the request is refused)
+ * @bad: set on a refusal about one setting: its MRC_A_EVPROF_* type,
+ *	for the netlink layer to point the extended ack at; 0 for none
+ */
+struct mrc_evprof_req {
+	u32 id;
+	bool create;
+	u32 given;
+	struct mrc_evprof_cfg set;
+	int bad;
+};
+
+/**
+ * struct mrc_ccprof_req - a CCPROF_NEW or CCPROF_SET request, parsed
+ * @id: the profile
+ * @create: NEW (the id must be free), not SET
+ * @given: BIT(MRC_A_CCPROF_*) of every setting the request gives
+ * @set: the values of the settings in @given
+ * @bad: set on a refusal about one setting: its MRC_A_CCPROF_* type, 0
+ *	for none
+ */
+struct mrc_ccprof_req {
+	u32 id;
+	bool create;
+	u32 given;
+	struct mrc_ccprof_cfg set;
+	int bad;
+};
+
+/**
+ * struct mrc_dev_prof_req - the profiles a request names for a device
+ * @ev: the request names an EV profile, @evprof_id (0: none)
+ * @cc: the request names a CC profile, @ccprof_id (0: none)
+ * @evprof_id: EV profile id
+ * @ccprof_id: CC profile id
+ * @bad: set on a refusal: MRC_A_DEV_EVPROF_ID or MRC_A_DEV_CCPROF_ID,
+ *	whichever cannot be named
+ */
+struct mrc_dev_prof_req {
+	bool ev;
+	bool cc;
+	u32 evprof_id;
+	u32 ccprof_id;
+	int bad;
 };
 
 #endif /* _MRC_PROFILE_H */

@@ -139,7 +139,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->mdev = mdev;
 	qp->is_user = !!udata;
 	spin_lock_init(&qp->lock);
-	timer_setup(&qp->rtx_timer, mrc_rel_timer, 0);
+	timer_setup(&qp->rtx_timer, mrc_comp_timer, 0);
 	skb_queue_head_init(&qp->ud_txq);
 	INIT_WORK(&qp->ud_work, mrc_ud_work);
 	INIT_WORK(&qp->notes.work, mrc_event_work);

@@ -158,10 +158,13 @@ static void mrc_ud_grh(const struct sk_buff *skb, u8 *grh, u8 *net_type)
  * @skb: the packet, data at the MRC headers, network header still set
  * @h: its decoded headers
  *
- * A datagram without a posted receive WQE, or too long for it, is dropped:
- * the MAD layer above retries.  Softirq, under RCU.
+ * A datagram without a posted receive WQE is dropped, one too long for it
+ * completes in error: the MAD layer above retries.  Softirq, under RCU.
+ *
+ * Return: true when the datagram was delivered (a completion posted),
+ * false when it was dropped.
  */
-void mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
+bool mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
 		struct sk_buff *skb, const struct mrc_hdrs *h)
 {
 	struct mrc_qp *qp = NULL;
@@ -169,6 +172,7 @@ void mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
 	const struct rxe_recv_wqe *w;
 	u8 grh[MRC_GRH_LEN], net_type;
 	struct ib_wc wc = {};
+	bool done = false;
 	u64 room = 0;
 	u32 n, i;
 
@@ -176,7 +180,7 @@ void mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
 		qp = rcu_dereference(mdev->gsi[plane]);
 	if (!qp) {
 		mrc_count(mdev, plane, MRC_CNT_RX_NO_QP, 1);
-		return;
+		return false;
 	}
 
 	spin_lock(&qp->lock);
@@ -222,6 +226,8 @@ void mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
 							 qp->rq.index));
 	mrc_count(mdev, plane, MRC_CNT_RX_DATA, 1);
 	mrc_cq_post(to_mcq(qp->ibqp.recv_cq), &wc, false);
+	done = true;
 unlock:
 	spin_unlock(&qp->lock);
+	return done;
 }

@@ -479,7 +479,7 @@ struct mrc_notes {
  * @attr: the attributes modify_qp accepted (reported by query_qp)
  * @av: resolved destination
  * @mtu: payload bytes per packet (from attr.path_mtu)
- * @evs: the EV set and per-plane paths (ev.c)
+ * @evs: the EV set and per-plane paths (ev.c, ev_probe.c, ev_path.c)
  * @rto_us: retransmit timeout from attr.timeout
  * @retry_exp: exponential retries after attr.retry_cnt linear ones
  *	(MRC_RETRY_EXP_INFINITE: never give up)

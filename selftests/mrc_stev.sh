@@ -131,7 +131,7 @@ check_match "ev_assumed_bad on plane 1 moved while the label was blackholed" '^[
 # reaches the server as a duplicate, and widens the margin: plane 0 may have
 # retired no more EVs than the server counted duplicates in that third. (Stock
 # runs retired one there, "lost", until resends stopped advancing their EV's
-# order, reliability.c; none since.) The same holds for plane 1 before the
+# order, completer.c; none since.) The same holds for plane 1 before the
 # blackhole: its neighbour is resolved at RTR (mrc_net_warm), so the first burst
 # no longer waits in an unresolved neighbour entry that drops its oldest packets.
 # During the blackhole plane 1 is not counted: another of its EVs may have been

@@ -279,7 +279,7 @@ void tf_sack_rcv(struct tf *f, const struct mrc_hdrs *h)
 {
 	rcu_read_lock();
 	spin_lock_bh(&f->qp->lock);
-	mrc_rel_sack_rcv(f->qp, h, &f->out);
+	mrc_comp_sack_rcv(f->qp, h, &f->out);
 	spin_unlock_bh(&f->qp->lock);
 	rcu_read_unlock();
 }

@@ -62,7 +62,7 @@ void tf_pop_payload(struct tf *f, struct mrc_hdrs *h, u8 *payload,
 /* Decode and drop every packet on @f->out, keeping the last one in @h. */
 unsigned int tf_pop_all(struct tf *f, struct mrc_hdrs *h);
 
-/* mrc_resp_rcv() and mrc_rel_sack_rcv() under the locks the RX path holds. */
+/* mrc_resp_rcv() and mrc_comp_sack_rcv() under the locks the RX path holds. */
 void tf_resp_rcv(struct tf *f, const struct mrc_hdrs *h, const void *payload);
 void tf_sack_rcv(struct tf *f, const struct mrc_hdrs *h);
 /* A SACK of @cum and @bitmap with @flags, answering the packet of PSN @psn. */

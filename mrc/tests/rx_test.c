@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite "mrc-rx": the responder of mrc/rx.c, driven packet by packet
- * through mrc_resp_rcv() on a QP made by the provider's own create verbs
- * (qp_fixture.c).  Each case checks the bytes that land in the MR's pages,
- * the SACKs and NACKs the responder sends (decoded from the sealed packets
- * themselves), the completions in the receive CQ and the counters.
+ * KUnit suite "mrc-rx": the responder of mrc/responder.c, driven packet by
+ * packet through mrc_resp_rcv() on a QP made by the provider's own create
+ * verbs (qp_fixture.c).  Each case checks the bytes that land in the MR's
+ * pages, the SACKs and NACKs the responder sends (decoded from the sealed
+ * packets themselves), the completions in the receive CQ and the counters.
  */
 #include <kunit/test.h>
 #include <linux/module.h>

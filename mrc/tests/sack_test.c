@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite "mrc-rel": the requester of mrc/tx.c and the SACK handling of
- * mrc/reliability.c.  WRITE WQEs are written into the QP's send queue as a
- * poster does, mrc_req_run() packetises them, and SACKs fed back through
- * mrc_rel_sack_rcv() must advance psn_una, complete WQEs in SQ order, fast
- * retransmit each hole once it lies MRC_REORDER_THRESH PSNs below the
- * highest SACKed PSN, and never acknowledge what was not sent.
+ * KUnit suite "mrc-rel": the requester of mrc/requester.c and the SACK
+ * handling of mrc/completer.c.  WRITE WQEs are written into the QP's send
+ * queue as a poster does, mrc_req_run() packetises them, and SACKs fed
+ * back through mrc_comp_sack_rcv() must advance psn_una, complete WQEs in
+ * SQ order, fast retransmit each hole once it lies MRC_REORDER_THRESH PSNs
+ * below the highest SACKed PSN, and never acknowledge what was not sent.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -372,16 +372,16 @@ static void rel_sack_beyond_psn_next_ignored(struct kunit *test)
  */
 static void rel_penalty_from_backlog(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(0, 1000), 0);
-	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(500, 1000), 0);
-	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(501, 1000), 0);
-	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(504, 1000), 1);
-	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(750, 1000), 64);
-	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(1000, 1000), MRC_SACK_PENALTY_MAX);
-	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(1001, 1000), MRC_SACK_PENALTY_MAX);
-	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(U32_MAX, 1000),
+	KUNIT_EXPECT_EQ(test, mrc_resp_penalty(0, 1000), 0);
+	KUNIT_EXPECT_EQ(test, mrc_resp_penalty(500, 1000), 0);
+	KUNIT_EXPECT_EQ(test, mrc_resp_penalty(501, 1000), 0);
+	KUNIT_EXPECT_EQ(test, mrc_resp_penalty(504, 1000), 1);
+	KUNIT_EXPECT_EQ(test, mrc_resp_penalty(750, 1000), 64);
+	KUNIT_EXPECT_EQ(test, mrc_resp_penalty(1000, 1000), MRC_SACK_PENALTY_MAX);
+	KUNIT_EXPECT_EQ(test, mrc_resp_penalty(1001, 1000), MRC_SACK_PENALTY_MAX);
+	KUNIT_EXPECT_EQ(test, mrc_resp_penalty(U32_MAX, 1000),
 			MRC_SACK_PENALTY_MAX);
-	KUNIT_EXPECT_EQ(test, mrc_rel_penalty(10, 0), 0);
+	KUNIT_EXPECT_EQ(test, mrc_resp_penalty(10, 0), 0);
 }
 
 /* A SACK carrying a penalty shrinks the window and is counted. */
@@ -460,7 +460,7 @@ static void rel_sacked_past_hole_make_room(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
 }
 
-static struct kunit_case mrc_rel_cases[] = {
+static struct kunit_case mrc_comp_cases[] = {
 	KUNIT_CASE(rel_sack_completes_in_sq_order),
 	KUNIT_CASE(rel_fast_retransmit_once),
 	KUNIT_CASE(rel_resend_not_judged_by_older_packets),
@@ -473,11 +473,11 @@ static struct kunit_case mrc_rel_cases[] = {
 	{}
 };
 
-static struct kunit_suite mrc_rel_suite = {
+static struct kunit_suite mrc_comp_suite = {
 	.name = "mrc-rel",
 	.init = rel_init,
 	.exit = tf_exit,
-	.test_cases = mrc_rel_cases,
+	.test_cases = mrc_comp_cases,
 };
 
-kunit_test_suite(mrc_rel_suite);
+kunit_test_suite(mrc_comp_suite);

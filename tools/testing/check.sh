@@ -275,6 +275,7 @@ if wants static; then
 	stage "static checks"
 	step "checkpatch --strict" checkpatch "$t/checkpatch.sh"
 	step "kernel-doc -none" kernel-doc "$t/kernel-doc.sh"
+	step "netlink spec matches uapi and policies" nl-spec "$t/nl-spec-check.py"
 	step "sparse C=2 against stock headers" sparse "$t/build.sh" stock sparse
 	# The KUnit suites only build against the debug kernel: check them there too.
 	[ $debug_ok = 1 ] &&

@@ -11,7 +11,7 @@ pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync xz-utils gzip
 	pkg-config libmnl-dev sparse linux-source-6.1 linux-headers-amd64
 	linux-image-amd64 qemu-system-x86 busybox-static
-	iproute2 iputils-ping ethtool libcap2-bin util-linux jq python3
+	iproute2 iputils-ping ethtool libcap2-bin util-linux jq python3 python3-yaml
 	rdma-core ibverbs-utils ibverbs-providers rdmacm-utils perftest
 	libibverbs-dev librdmacm-dev
 )

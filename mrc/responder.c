@@ -4,8 +4,10 @@
  * moves, places each one at the address or offset its RETH names whatever
  * the arrival order, records arrival in a PSN bitmap bounded by the window
  * (MRC's MPR), and releases completions strictly in MSN order, holding the
- * immediate data of early WRITE_IMMs until their turn.  Runs in softirq
- * under qp->lock, inside the receive path's RCU read section (MR lookups).
+ * immediate data of early WRITE_IMMs until their turn.  It answers with
+ * the acknowledgements it builds itself: SACKs of what it has, NACKs of
+ * what it refuses, and READ responses.  Runs in softirq under qp->lock,
+ * inside the receive path's RCU read section (MR lookups).
  */
 
 #include <rdma/ib_verbs.h>
@@ -129,6 +131,124 @@ static void mrc_resp_release(struct mrc_qp *qp)
 	}
 }
 
+/**
+ * mrc_resp_penalty() - the receiver penalty for a backlog this full
+ * @qlen: packets waiting in the receiving CPU's backlog (both its queues)
+ * @max: the backlog's limit (netdev_max_backlog)
+ *
+ * A soft provider's receiver is pressed when its CPU cannot keep up: the
+ * packets it has not processed yet wait in the CPU's backlog (where veth
+ * and netif_rx() put them), which drops once full.  Nothing below half
+ * full; from there the penalty rises linearly to the maximum at full, so
+ * three quarters full asks senders to give up half of what is acked.
+ * (A NAPI NIC's packets never wait there: over one, the penalty stays 0.)
+ *
+ * Return: 0 .. MRC_SACK_PENALTY_MAX.
+ */
+u8 mrc_resp_penalty(u32 qlen, u32 max)
+{
+	u64 over;
+
+	if (!max || (u64)qlen * 2 <= max)
+		return 0;
+	over = (u64)qlen * 2 - max;
+	return min_t(u64, MRC_SACK_PENALTY_MAX,
+		     div_u64(over * (MRC_SACK_PENALTY_MAX + 1), max));
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_resp_penalty);
+
+/*
+ * Queue on @out a SACK of the responder's state, answering @h (its EV,
+ * timestamp, probe token echo), with @sack_flags (MRC_SACK_F_DUP and the
+ * like).  Out of memory, none goes: the peer's timer covers.
+ */
+static void mrc_resp_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			  u8 sack_flags, struct sk_buff_head *out)
+{
+	struct mrc_resp *r = &qp->resp;
+	struct softnet_data *sd;
+	struct mrc_hdrs c = {};
+	u32 i, base, ahead, off, qlen;
+	struct sk_buff *skb;
+
+	c.opcode = MRC_OP_SACK;
+	c.dqpn = qp->attr.dest_qp_num;
+	c.psn = h->psn;
+	c.ev = mrc_ev_next(qp);
+	if (h->opcode == MRC_OP_PROBE) {
+		sack_flags |= MRC_SACK_F_PROBE;
+		c.sack.ref_ts = h->probe.token;
+	} else if (h->flags & MRC_BTH_F_TSETH) {
+		sack_flags |= MRC_SACK_F_TS_VALID;
+		c.sack.ref_ts = h->ts;
+	}
+	if (h->flags & MRC_BTH_F_RTX)
+		sack_flags |= MRC_SACK_F_RTX;
+	/* The path is congested: the sender skips it for a rotation. */
+	if (h->ce)
+		sack_flags |= MRC_SACK_M_SKIP_ONCE;
+	c.sack.flags = sack_flags;
+	c.sack.cum_psn = r->cum_psn;
+	/*
+	 * The bitmap reports 64 PSNs from sack_psn.  A packet that arrived
+	 * further than that past cum_psn is reported with the 63 before it:
+	 * the sender hears of it, and finds the holes near it, while the
+	 * oldest hole is still being repaired, instead of one round trip per
+	 * hole.  Bit 0 is cum_psn itself when the bitmap starts there, missing
+	 * by definition.
+	 */
+	base = r->cum_psn;
+	ahead = mrc_psn_fwd(h->psn, r->cum_psn);
+	if (h->opcode != MRC_OP_PROBE && ahead >= 64 && ahead < r->window)
+		base = mrc_psn_fwd(h->psn, 63);
+	c.sack.sack_psn = base;
+	off = mrc_psn_fwd(base, r->cum_psn);
+	for (i = base == r->cum_psn; i < 64 && off + i < r->window; i++)
+		if (mrc_resp_seen(r, mrc_psn_add(base, i)))
+			c.sack.bitmap |= BIT_ULL(i);
+	c.sack.ref_ev = h->ev;
+	c.sack.window = r->window;
+	/*
+	 * Under qp->lock, so still on the CPU whose backlog @h came through.
+	 * process_backlog() moves the input queue whole to process_queue and
+	 * works from there: what waits is in both.
+	 */
+	sd = this_cpu_ptr(&softnet_data);
+	qlen = skb_queue_len_lockless(&sd->input_pkt_queue) +
+	       skb_queue_len_lockless(&sd->process_queue);
+	c.sack.penalty = mrc_resp_penalty(qlen, READ_ONCE(netdev_max_backlog));
+	r->since_sack = 0;
+	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_SACK_TX, 1);
+	skb = mrc_net_ctl(&c);
+	if (skb)
+		__skb_queue_tail(out, skb);
+}
+
+/*
+ * Queue on @out a NACK of @h's PSN for @reason, @info as the wire format
+ * defines, counted as @c.  Out of memory, none goes.
+ */
+static void mrc_resp_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			  u8 reason, u32 info, enum mrc_counter c,
+			  struct sk_buff_head *out)
+{
+	struct mrc_hdrs n = {};
+	struct sk_buff *skb;
+
+	mrc_count(qp->mdev, qp->av.plane, c, 1);
+	n.opcode = MRC_OP_NACK;
+	n.dqpn = qp->attr.dest_qp_num;
+	n.psn = h->psn;
+	n.ev = mrc_ev_next(qp);
+	n.nack.reason = reason;
+	n.nack.cum_psn = qp->resp.cum_psn;
+	n.nack.ref_ev = h->ev;
+	n.nack.info = info;
+	skb = mrc_net_ctl(&n);
+	if (skb)
+		__skb_queue_tail(out, skb);
+}
+
 /* A request the verbs forbid: answer, never touch memory, fail the QP. */
 static void mrc_resp_fatal(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			   u8 reason, struct sk_buff_head *out)
@@ -139,29 +259,13 @@ static void mrc_resp_fatal(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		[MRC_NACK_ACCESS - MRC_NACK_FATAL_MIN] = MRC_CNT_NACK_TX_ACCESS,
 	};
 	u8 c = MRC_CNT_NACK_TX_INVALID;
-	struct sk_buff *skb;
 
 	if (reason - MRC_NACK_FATAL_MIN < ARRAY_SIZE(cnt) &&
 	    cnt[reason - MRC_NACK_FATAL_MIN])
 		c = cnt[reason - MRC_NACK_FATAL_MIN];
-	mrc_count(qp->mdev, qp->av.plane, c, 1);
-	skb = mrc_rel_nack(qp, h, reason, 0);
-	if (skb)
-		__skb_queue_tail(out, skb);
+	mrc_resp_nack(qp, h, reason, 0, c, out);
 	/* The peer's QP reports the cause; here it is just a failure. */
 	mrc_qp_error(qp, MRC_QP_ERROR_OTHER);
-}
-
-static void mrc_resp_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			  u8 reason, u32 info, enum mrc_counter c,
-			  struct sk_buff_head *out)
-{
-	struct sk_buff *skb;
-
-	mrc_count(qp->mdev, qp->av.plane, c, 1);
-	skb = mrc_rel_nack(qp, h, reason, info);
-	if (skb)
-		__skb_queue_tail(out, skb);
 }
 
 static u8 mrc_rresp_opcode(bool first, bool last)
@@ -253,7 +357,6 @@ static u32 mrc_resp_read_npkts(const struct mrc_qp *qp,
 static void mrc_resp_dup(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			 bool recent, struct sk_buff_head *out)
 {
-	struct sk_buff *skb;
 	struct mrc_mr *mr;
 
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_DUPLICATES, 1);
@@ -270,9 +373,7 @@ static void mrc_resp_dup(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		mrc_resp_read(qp, h, mr, mrc_resp_read_npkts(qp, h), out);
 	}
 	/* The sender missed our SACK, or it resent early: tell it now. */
-	skb = mrc_rel_sack(qp, h, MRC_SACK_F_DUP);
-	if (skb)
-		__skb_queue_tail(out, skb);
+	mrc_resp_sack(qp, h, MRC_SACK_F_DUP, out);
 }
 
 static u8 mrc_msg_kind(u8 opcode)
@@ -386,15 +487,12 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	struct mrc_resp *r = &qp->resp;
 	u32 w = r->window, psn = h->psn, cum = r->cum_psn, npkts = 1, i;
 	struct mrc_mr *mr = NULL;
-	struct sk_buff *skb;
 	struct mrc_msg *m;
 	u8 kind;
 	s32 d;
 
 	if (h->opcode == MRC_OP_PROBE) {
-		skb = mrc_rel_sack(qp, h, 0);
-		if (skb)
-			__skb_queue_tail(out, skb);
+		mrc_resp_sack(qp, h, 0, out);
 		return;
 	}
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_DATA, 1);
@@ -489,9 +587,7 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	if (++r->since_sack >= MRC_SACK_EVERY || psn != cum || h->ce ||
 	    r->cum_psn != mrc_psn_add(psn, npkts) ||
 	    (h->flags & MRC_BTH_F_ACK_REQ)) {
-		skb = mrc_rel_sack(qp, h, 0);
-		if (skb)
-			__skb_queue_tail(out, skb);
+		mrc_resp_sack(qp, h, 0, out);
 	}
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_resp_rcv);

@@ -2,9 +2,11 @@
 /*
  * The requester: takes send WQEs from the SQ (copying each once, so user
  * space cannot change a WQE under us), cuts messages into packets that each
- * carry their own RETH, assigns PSNs inside the peer's window, and completes
- * WQEs in SQ order once every PSN is acknowledged.  Everything here runs
- * under qp->lock; packets are collected on a list and sent after unlock.
+ * carry their own RETH, assigns PSNs inside the peer's window and an EV to
+ * every packet, and builds them, first sends and resends alike; the
+ * completer (completer.c) decides what is resent and completes WQEs.
+ * Everything here runs under qp->lock; packets are collected on a list and
+ * sent after unlock.
  */
 
 #include <linux/ktime.h>
@@ -103,7 +105,6 @@ static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
 	struct mrc_send_ctx *ctx = mrc_sctx(qp, slot->wqe_idx);
 	u64 now = ktime_get_ns();
 	struct mrc_hdrs h = {};
-	struct sk_buff *skb;
 	u32 i;
 
 	last = mrc_slot(qp, mrc_psn_add(psn, slot->chunk_left - 1));
@@ -124,10 +125,7 @@ static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
 	/* One request answers for the whole rest of the chunk. */
 	for (i = 0; i < slot->chunk_left; i++)
 		mrc_slot(qp, mrc_psn_add(psn, i))->sent_ns = now;
-	skb = mrc_net_pkt(&h);
-	if (skb)
-		mrc_net_seal(skb);
-	return skb;
+	return mrc_net_ctl(&h);
 }
 
 /**
@@ -139,7 +137,7 @@ static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
  * Return: the packet, NULL when out of memory (the timer will retry), or an
  * ERR_PTR when the WQE's local memory cannot be read (the caller fails it).
  */
-struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
+static struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
 {
 	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
 	struct mrc_send_ctx *ctx = mrc_sctx(qp, slot->wqe_idx);
@@ -370,54 +368,9 @@ void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out)
 		req->send_idx = mrc_queue_next(&qp->sq, req->send_idx);
 	}
 	if (qp->state == IB_QPS_RTS && req->psn_una != req->psn_next)
-		mrc_rel_arm(qp);
+		mrc_comp_arm(qp);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_req_run);
-
-static enum ib_wc_opcode mrc_wc_opcode(u32 wr_op)
-{
-	switch (wr_op) {
-	case IB_WR_SEND:
-	case IB_WR_SEND_WITH_IMM:
-		return IB_WC_SEND;
-	case IB_WR_RDMA_READ:
-		return IB_WC_RDMA_READ;
-	default:
-		return IB_WC_RDMA_WRITE;
-	}
-}
-
-/**
- * mrc_req_complete() - complete acknowledged WQEs, in SQ order
- * @qp: the QP, locked
- */
-void mrc_req_complete(struct mrc_qp *qp)
-{
-	struct mrc_cq *cq = to_mcq(qp->ibqp.send_cq);
-	u32 idx = qp->sq.index;
-
-	while (idx != qp->req.send_idx) {
-		struct mrc_send_ctx *ctx = mrc_sctx(qp, idx);
-
-		if (ctx->state != MRC_WQE_DONE)
-			break;
-		if (qp->sq_sig_all || (ctx->send_flags & IB_SEND_SIGNALED)) {
-			struct ib_wc wc = {
-				.wr_id = ctx->wr_id,
-				.status = IB_WC_SUCCESS,
-				.opcode = mrc_wc_opcode(ctx->opcode),
-				.byte_len = ctx->length,
-				.qp = &qp->ibqp,
-			};
-
-			mrc_cq_post(cq, &wc, false);
-		}
-		ctx->state = MRC_WQE_FREE;
-		idx = mrc_queue_next(&qp->sq, idx);
-	}
-	if (idx != qp->sq.index)
-		mrc_queue_store_consumer(&qp->sq, idx);
-}
 
 /**
  * mrc_req_resend() - send one in-flight PSN again

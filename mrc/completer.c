@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reliability: the SACKs and NACKs a responder sends, and what the requester
- * makes of them, of READ responses and of its retransmit timer.  Loss is
- * repaired selectively: only PSNs the peer has not reported are sent again,
- * marked as retransmissions.  All of it runs under qp->lock.
+ * The completer: what the requester makes of the SACKs and NACKs its
+ * responder peer sends, of READ responses and of its retransmit timer;
+ * and the completion of acknowledged WQEs in SQ order.  Loss is repaired
+ * selectively: only PSNs the peer has not reported are sent again, marked
+ * as retransmissions, through the requester.  All of it runs under
+ * qp->lock.
  */
 
 #include <linux/ktime.h>
@@ -11,133 +13,13 @@
 
 #include "mrc.h"
 
-/* A control packet (SACK, NACK, PROBE) with its ICRC, or NULL. */
-struct sk_buff *mrc_rel_ctl_skb(struct mrc_qp *qp, const struct mrc_hdrs *c)
-{
-	struct sk_buff *skb = mrc_net_pkt(c);
-
-	if (skb)
-		mrc_net_seal(skb);
-	return skb;
-}
-
-/**
- * mrc_rel_penalty() - the receiver penalty for a backlog this full
- * @qlen: packets waiting in the receiving CPU's backlog (both its queues)
- * @max: the backlog's limit (netdev_max_backlog)
- *
- * A soft provider's receiver is pressed when its CPU cannot keep up: the
- * packets it has not processed yet wait in the CPU's backlog (where veth
- * and netif_rx() put them), which drops once full.  Nothing below half
- * full; from there the penalty rises linearly to the maximum at full, so
- * three quarters full asks senders to give up half of what is acked.
- * (A NAPI NIC's packets never wait there: over one, the penalty stays 0.)
- *
- * Return: 0 .. MRC_SACK_PENALTY_MAX.
- */
-u8 mrc_rel_penalty(u32 qlen, u32 max)
-{
-	u64 over;
-
-	if (!max || (u64)qlen * 2 <= max)
-		return 0;
-	over = (u64)qlen * 2 - max;
-	return min_t(u64, MRC_SACK_PENALTY_MAX,
-		     div_u64(over * (MRC_SACK_PENALTY_MAX + 1), max));
-}
-EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_rel_penalty);
-
-/**
- * mrc_rel_sack() - a SACK of the responder's state, answering @h
- * @qp: the QP, locked
- * @h: the packet that triggered it (its EV, timestamp, probe token echo)
- * @sack_flags: MRC_SACK_F_DUP and the like
- *
- * Return: the packet, or NULL when out of memory (the peer's timer covers).
- */
-struct sk_buff *mrc_rel_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			     u8 sack_flags)
-{
-	struct mrc_resp *r = &qp->resp;
-	struct softnet_data *sd;
-	struct mrc_hdrs c = {};
-	u32 i, base, ahead, off;
-
-	c.opcode = MRC_OP_SACK;
-	c.dqpn = qp->attr.dest_qp_num;
-	c.psn = h->psn;
-	c.ev = mrc_ev_next(qp);
-	if (h->opcode == MRC_OP_PROBE) {
-		sack_flags |= MRC_SACK_F_PROBE;
-		c.sack.ref_ts = h->probe.token;
-	} else if (h->flags & MRC_BTH_F_TSETH) {
-		sack_flags |= MRC_SACK_F_TS_VALID;
-		c.sack.ref_ts = h->ts;
-	}
-	if (h->flags & MRC_BTH_F_RTX)
-		sack_flags |= MRC_SACK_F_RTX;
-	/* The path is congested: the sender skips it for a rotation. */
-	if (h->ce)
-		sack_flags |= MRC_SACK_M_SKIP_ONCE;
-	c.sack.flags = sack_flags;
-	c.sack.cum_psn = r->cum_psn;
-	/*
-	 * The bitmap reports 64 PSNs from sack_psn.  A packet that arrived
-	 * further than that past cum_psn is reported with the 63 before it:
-	 * the sender hears of it, and finds the holes near it, while the
-	 * oldest hole is still being repaired, instead of one round trip per
-	 * hole.  Bit 0 is cum_psn itself when the bitmap starts there, missing
-	 * by definition.
-	 */
-	base = r->cum_psn;
-	ahead = mrc_psn_fwd(h->psn, r->cum_psn);
-	if (h->opcode != MRC_OP_PROBE && ahead >= 64 && ahead < r->window)
-		base = mrc_psn_fwd(h->psn, 63);
-	c.sack.sack_psn = base;
-	off = mrc_psn_fwd(base, r->cum_psn);
-	for (i = base == r->cum_psn; i < 64 && off + i < r->window; i++)
-		if (mrc_resp_seen(r, mrc_psn_add(base, i)))
-			c.sack.bitmap |= BIT_ULL(i);
-	c.sack.ref_ev = h->ev;
-	c.sack.window = r->window;
-	/*
-	 * Under qp->lock, so still on the CPU whose backlog @h came through.
-	 * process_backlog() moves the input queue whole to process_queue and
-	 * works from there: what waits is in both.
-	 */
-	sd = this_cpu_ptr(&softnet_data);
-	c.sack.penalty = mrc_rel_penalty(skb_queue_len_lockless(&sd->input_pkt_queue) +
-					 skb_queue_len_lockless(&sd->process_queue),
-					 READ_ONCE(netdev_max_backlog));
-	r->since_sack = 0;
-	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_SACK_TX, 1);
-	return mrc_rel_ctl_skb(qp, &c);
-}
-
-/* A NACK of @h's PSN for @reason; @info as the wire format defines. */
-struct sk_buff *mrc_rel_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			     u8 reason, u32 info)
-{
-	struct mrc_hdrs c = {};
-
-	c.opcode = MRC_OP_NACK;
-	c.dqpn = qp->attr.dest_qp_num;
-	c.psn = h->psn;
-	c.ev = mrc_ev_next(qp);
-	c.nack.reason = reason;
-	c.nack.cum_psn = qp->resp.cum_psn;
-	c.nack.ref_ev = h->ev;
-	c.nack.info = info;
-	return mrc_rel_ctl_skb(qp, &c);
-}
-
 /*
  * Retransmit timeout now: the QP attribute's (1.024 us << timeout), raised
  * to srtt + 4 * rttvar when the path is slower than that, so a loaded host
  * does not count its own queueing as loss; doubling per timeout after the
  * linear retries.
  */
-static u64 mrc_rel_rto_us(const struct mrc_qp *qp)
+static u64 mrc_comp_rto_us(const struct mrc_qp *qp)
 {
 	u32 linear = qp->attr.retry_cnt, t = qp->req.timeouts;
 	u64 rto = max_t(u64, qp->rto_us,
@@ -148,19 +30,19 @@ static u64 mrc_rel_rto_us(const struct mrc_qp *qp)
 	return rto;
 }
 
-void mrc_rel_arm(struct mrc_qp *qp)
+void mrc_comp_arm(struct mrc_qp *qp)
 {
 	if (!qp->dead && !timer_pending(&qp->rtx_timer))
 		mod_timer(&qp->rtx_timer,
-			  jiffies + usecs_to_jiffies(mrc_rel_rto_us(qp)));
+			  jiffies + usecs_to_jiffies(mrc_comp_rto_us(qp)));
 }
 
-static bool mrc_rel_in_flight(const struct mrc_qp *qp, u32 psn)
+static bool mrc_comp_in_flight(const struct mrc_qp *qp, u32 psn)
 {
 	return mrc_psn_fwd(psn, qp->req.psn_una) < mrc_req_used(qp);
 }
 
-static void mrc_rel_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)
+static void mrc_comp_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)
 {
 	struct mrc_send_ctx *ctx = mrc_sctx(qp, slot->wqe_idx);
 
@@ -178,7 +60,7 @@ static void mrc_rel_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)
  * the EV's older packets lost, since resends leave from the CPU handling
  * SACKs and overtake packets of the same EV sent from another one.
  */
-static u32 mrc_rel_ack(struct mrc_qp *qp, u32 psn)
+static u32 mrc_comp_ack(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
 
@@ -186,7 +68,7 @@ static u32 mrc_rel_ack(struct mrc_qp *qp, u32 psn)
 		return 0;
 	if (!slot->rtx)
 		mrc_ev_acked(qp, slot->ev, slot->ev_seq, slot->cpu);
-	mrc_rel_slot_done(qp, slot);
+	mrc_comp_slot_done(qp, slot);
 	qp->req.timeouts = 0;
 	return slot->len;
 }
@@ -197,7 +79,7 @@ static u32 mrc_rel_ack(struct mrc_qp *qp, u32 psn)
  * shorter one pulls it down slowly, so that one quiet spell of a plane's
  * fast paths does not forget how long its queued ones take.
  */
-static void mrc_rel_plane_rtt(struct mrc_req *req, u8 pl, u32 us)
+static void mrc_comp_plane_rtt(struct mrc_req *req, u8 pl, u32 us)
 {
 	u32 *m;
 
@@ -211,7 +93,7 @@ static void mrc_rel_plane_rtt(struct mrc_req *req, u8 pl, u32 us)
 }
 
 /* RFC 6298's estimator, on the send times the peer reflects; the sample. */
-static u32 mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
+static u32 mrc_comp_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
 {
 	struct mrc_req *req = &qp->req;
 	u64 now = ktime_get_ns(), rtt;
@@ -225,7 +107,7 @@ static u32 mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
 	if (rtt > 10ULL * NSEC_PER_SEC)
 		return 0;
 	us = max_t(u32, div_u64(rtt, NSEC_PER_USEC), 1);
-	mrc_rel_plane_rtt(req, mrc_ev_plane(h->sack.ref_ev), us);
+	mrc_comp_plane_rtt(req, mrc_ev_plane(h->sack.ref_ev), us);
 	if (!req->srtt_us) {
 		req->srtt_us = us;
 		req->rttvar_us = us / 2;
@@ -245,8 +127,8 @@ static u32 mrc_rel_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
  * 8985) widens its reordering window on DSACKs; a long calm narrows both
  * again.  A peer that lies only slows its own repairs, within the limits.
  */
-static void mrc_rel_reorder(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			    u32 una)
+static void mrc_comp_reorder(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			     u32 una)
 {
 	struct mrc_req *req = &qp->req;
 	u32 step = MRC_REORDER_THRESH / 2;
@@ -287,13 +169,55 @@ static void mrc_rel_reorder(struct mrc_qp *qp, const struct mrc_hdrs *h,
  * Within half the span, not half of NSCC's window: SACKed packets make
  * room past a hole (mrc_req_cap()), so later PSNs keep coming to reach it.
  */
-static u32 mrc_rel_reorder_thresh(const struct mrc_qp *qp)
+static u32 mrc_comp_reorder_thresh(const struct mrc_qp *qp)
 {
 	return min(qp->req.reo_thresh, max_t(u32, mrc_req_span(qp) / 2, 3));
 }
 
+static enum ib_wc_opcode mrc_comp_wc_opcode(u32 wr_op)
+{
+	switch (wr_op) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+		return IB_WC_SEND;
+	case IB_WR_RDMA_READ:
+		return IB_WC_RDMA_READ;
+	default:
+		return IB_WC_RDMA_WRITE;
+	}
+}
+
+/* Complete acknowledged WQEs, in SQ order. */
+static void mrc_comp_wqes(struct mrc_qp *qp)
+{
+	struct mrc_cq *cq = to_mcq(qp->ibqp.send_cq);
+	u32 idx = qp->sq.index;
+
+	while (idx != qp->req.send_idx) {
+		struct mrc_send_ctx *ctx = mrc_sctx(qp, idx);
+
+		if (ctx->state != MRC_WQE_DONE)
+			break;
+		if (qp->sq_sig_all || (ctx->send_flags & IB_SEND_SIGNALED)) {
+			struct ib_wc wc = {
+				.wr_id = ctx->wr_id,
+				.status = IB_WC_SUCCESS,
+				.opcode = mrc_comp_wc_opcode(ctx->opcode),
+				.byte_len = ctx->length,
+				.qp = &qp->ibqp,
+			};
+
+			mrc_cq_post(cq, &wc, false);
+		}
+		ctx->state = MRC_WQE_FREE;
+		idx = mrc_queue_next(&qp->sq, idx);
+	}
+	if (idx != qp->sq.index)
+		mrc_queue_store_consumer(&qp->sq, idx);
+}
+
 /* Move psn_una past what is acknowledged and complete finished WQEs. */
-static void mrc_rel_advance(struct mrc_qp *qp)
+static void mrc_comp_advance(struct mrc_qp *qp)
 {
 	struct mrc_req *req = &qp->req;
 	bool progress = false;
@@ -305,7 +229,7 @@ static void mrc_rel_advance(struct mrc_qp *qp)
 		progress = true;
 	}
 	/* Everything up to the highest SACKed PSN is acknowledged. */
-	if (req->have_high && !mrc_rel_in_flight(qp, req->psn_high))
+	if (req->have_high && !mrc_comp_in_flight(qp, req->psn_high))
 		req->have_high = false;
 	if (progress) {
 		req->timeouts = 0;
@@ -313,18 +237,18 @@ static void mrc_rel_advance(struct mrc_qp *qp)
 		/* Restart the clock: the oldest PSN changed. */
 		del_timer(&qp->rtx_timer);
 		if (req->psn_una != req->psn_next)
-			mrc_rel_arm(qp);
+			mrc_comp_arm(qp);
 	}
-	mrc_req_complete(qp);
+	mrc_comp_wqes(qp);
 }
 
-static bool mrc_rel_requester_active(const struct mrc_qp *qp)
+static bool mrc_comp_requester_active(const struct mrc_qp *qp)
 {
 	return qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD;
 }
 
 /* @h says @psn is missing: cum_psn, or a clear bit of its bitmap. */
-static bool mrc_rel_sack_missing(const struct mrc_hdrs *h, u32 psn)
+static bool mrc_comp_sack_missing(const struct mrc_hdrs *h, u32 psn)
 {
 	u32 i = mrc_psn_fwd(psn, h->sack.sack_psn);
 
@@ -334,7 +258,7 @@ static bool mrc_rel_sack_missing(const struct mrc_hdrs *h, u32 psn)
 }
 
 /* @p was SACKed: raise the highest SACKed PSN of all. */
-static void mrc_rel_raise_high(struct mrc_req *req, u32 p)
+static void mrc_comp_raise_high(struct mrc_req *req, u32 p)
 {
 	if (!req->have_high || mrc_psn_after(p, req->psn_high)) {
 		req->psn_high = p;
@@ -343,7 +267,7 @@ static void mrc_rel_raise_high(struct mrc_req *req, u32 p)
 }
 
 /* @p, sent on its slot's plane, was SACKed: raise that plane's highest. */
-static void mrc_rel_plane_high(struct mrc_qp *qp, u32 p)
+static void mrc_comp_plane_high(struct mrc_qp *qp, u32 p)
 {
 	struct mrc_req *req = &qp->req;
 	u8 pl = mrc_ev_plane(mrc_slot(qp, p)->ev);
@@ -351,7 +275,7 @@ static void mrc_rel_plane_high(struct mrc_qp *qp, u32 p)
 	if (pl >= MRC_MAX_PLANES)
 		return;
 	if (!(req->plane_have & BIT(pl)) ||
-	    !mrc_rel_in_flight(qp, req->plane_high[pl]) ||
+	    !mrc_comp_in_flight(qp, req->plane_high[pl]) ||
 	    mrc_psn_after(p, req->plane_high[pl])) {
 		req->plane_high[pl] = p;
 		req->plane_have |= BIT(pl);
@@ -362,8 +286,8 @@ static void mrc_rel_plane_high(struct mrc_qp *qp, u32 p)
  * How far the highest SACKed PSN of @slot's plane is past @p, or 0 when
  * that plane has none in flight or it left after @p (then @p had longer).
  */
-static u32 mrc_rel_plane_dist(struct mrc_qp *qp, u32 p,
-			      const struct mrc_tx_slot *slot)
+static u32 mrc_comp_plane_dist(struct mrc_qp *qp, u32 p,
+			       const struct mrc_tx_slot *slot)
 {
 	struct mrc_req *req = &qp->req;
 	u8 pl = mrc_ev_plane(slot->ev);
@@ -372,7 +296,7 @@ static u32 mrc_rel_plane_dist(struct mrc_qp *qp, u32 p,
 	if (pl >= MRC_MAX_PLANES || !(req->plane_have & BIT(pl)))
 		return 0;
 	hp = req->plane_high[pl];
-	if (!mrc_rel_in_flight(qp, hp) || !mrc_psn_after(hp, p) ||
+	if (!mrc_comp_in_flight(qp, hp) || !mrc_psn_after(hp, p) ||
 	    slot->sent_ns > mrc_slot(qp, hp)->sent_ns)
 		return 0;
 	return mrc_psn_fwd(hp, p);
@@ -383,8 +307,8 @@ static u32 mrc_rel_plane_dist(struct mrc_qp *qp, u32 p,
  * lately: a path queued behind a busier uplink of the same plane is heard
  * within that, a dead one is not.
  */
-static bool mrc_rel_plane_overdue(const struct mrc_qp *qp,
-				  const struct mrc_tx_slot *slot, u64 now)
+static bool mrc_comp_plane_overdue(const struct mrc_qp *qp,
+				   const struct mrc_tx_slot *slot, u64 now)
 {
 	u8 pl = mrc_ev_plane(slot->ev);
 
@@ -394,20 +318,123 @@ static bool mrc_rel_plane_overdue(const struct mrc_qp *qp,
 	       (u64)qp->req.plane_rtt_us[pl] * NSEC_PER_USEC;
 }
 
+/*
+ * The SACK loss rules: which holes below the highest SACKed PSN are lost,
+ * after SACK @h has been applied.  Each PSN from psn_una up to that highest
+ * one goes through these rules, in this order:
+ *
+ * 1. Only a hole still owed is judged: not acknowledged, not a READ PSN
+ *    (its one request is marked when it arrives), not fast-retransmitted
+ *    already (the timer clears that mark), not waiting out an RNR NACK
+ *    (the retransmit timer resends those).
+ * 2. Only a hole @h says is missing (cum_psn, or a clear bit of its
+ *    bitmap): a SACK reporting far past cum_psn says nothing of the PSNs
+ *    between, which earlier SACKs on other paths, maybe still on their
+ *    way, did.  Except a hole marked REO_WAIT by rule 5: once the bitmaps
+ *    have moved past it none may report it again until the older holes are
+ *    repaired, so every later SACK judges it.
+ * 3. EV loss order: a later packet on the hole's own EV, from its own CPU,
+ *    was acknowledged, beyond ev_margin (mrc_ev_lost()): one EV is one
+ *    ordered path from each CPU's queue, so the hole is lost on that path.
+ *    Rules 4 and 5 do not apply to it.
+ * 4. Reorder distance: the hole is the reordering threshold
+ *    (mrc_comp_reorder_thresh()) or more below the highest SACKed PSN of
+ *    its own plane (planes differ in delay: a stalled plane's holes
+ *    measured against the others' progress would strike its healthy
+ *    paths), or MRC_REORDER_PLANES times that below the highest of all (a
+ *    plane that went silent altogether has none of its own); and it left
+ *    before that highest PSN of all: a packet (re)sent after it has had
+ *    less time, on another path, and judging it would strike the healthy
+ *    EV a resend went out on.  Otherwise it is not judged yet.
+ * 5. Plane round trip: a hole found by distance is lost only once it has
+ *    been out longer than the longest round trip its plane showed lately
+ *    (plane_rtt_us), RACK's rule with the plane's slowest path as the
+ *    reordering window; until then it is marked REO_WAIT (rule 2).
+ * 6. The verdict: a hole of rule 3 retires its EV here, in this softirq
+ *    (MRC_EV_WHY_LOST); one of rules 4 and 5 only makes its path suspect
+ *    (MRC_EV_WHY_SUSPECT).  Either is resent at once, marked FAST_RTX and
+ *    with the rule that sent it (EV_LOST or REORDER), which a later DUP|RTX
+ *    answer widens (mrc_comp_reorder()).
+ *
+ * Return: false when the QP failed meanwhile (a resend found its WQE's
+ * memory bad), true otherwise.
+ */
+static bool mrc_comp_losses(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			    struct sk_buff_head *out)
+{
+	struct mrc_req *req = &qp->req;
+	u32 thresh, p;
+	u64 high_ns, now;
+
+	if (!req->have_high || !mrc_comp_in_flight(qp, req->psn_high))
+		return true;
+	high_ns = mrc_slot(qp, req->psn_high)->sent_ns;
+	thresh = mrc_comp_reorder_thresh(qp);
+	now = ktime_get_ns();
+	for (p = req->psn_una; p != req->psn_high; p = mrc_psn_add(p, 1)) {
+		struct mrc_tx_slot *slot = mrc_slot(qp, p);
+		bool path_lost;
+
+		/* 1. */
+		if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ |
+				   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT))
+			continue;
+		/* 2. */
+		if (!(slot->flags & MRC_SLOT_REO_WAIT) &&
+		    !mrc_comp_sack_missing(h, p))
+			continue;
+		/* 3. */
+		path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq, slot->cpu);
+		if (!path_lost) {
+			/* 4. */
+			if ((mrc_comp_plane_dist(qp, p, slot) < thresh &&
+			     mrc_psn_fwd(req->psn_high, p) <
+			     MRC_REORDER_PLANES * thresh) ||
+			    slot->sent_ns > high_ns)
+				continue;
+			/* 5. */
+			if (!mrc_comp_plane_overdue(qp, slot, now)) {
+				slot->flags |= MRC_SLOT_REO_WAIT;
+				continue;
+			}
+		}
+		/* 6. */
+		if (path_lost) {
+			mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);
+			slot->flags |= MRC_SLOT_EV_LOST;
+		} else {
+			mrc_ev_suspect(qp, slot->ev, slot->ev_seq,
+				       slot->sent_ns, MRC_EV_WHY_SUSPECT);
+			slot->flags |= MRC_SLOT_REORDER;
+		}
+		slot->flags |= MRC_SLOT_FAST_RTX;
+		/* On the plane the overdue copy took: where paths lag. */
+		mrc_count(qp->mdev, mrc_ev_plane(slot->ev),
+			  MRC_CNT_FAST_RETRANSMITS, 1);
+		if (!mrc_req_resend(qp, p, out))
+			return false;
+	}
+	return true;
+}
+
 /**
- * mrc_rel_sack_rcv() - the requester learns what the responder has
+ * mrc_comp_sack_rcv() - the requester learns what the responder has
  * @qp: the QP, locked
  * @h: the SACK
  * @out: retransmissions and new packets the opened window allows
+ *
+ * Acknowledges what @h reports, feeds NSCC, the EV verdicts and the
+ * reordering adaptation, completes finished WQEs, then applies the loss
+ * rules (mrc_comp_losses()) and sends what the window allows.
  */
-void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-		      struct sk_buff_head *out)
+void mrc_comp_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+		       struct sk_buff_head *out)
 {
 	struct mrc_req *req = &qp->req;
 	u32 cum = h->sack.cum_psn, p, i, bytes = 0, cuts, una = req->psn_una;
 	u8 m = h->sack.flags & MRC_SACK_F_M_MASK;
 
-	if (!mrc_rel_requester_active(qp))
+	if (!mrc_comp_requester_active(qp))
 		return;
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_SACK_RX, 1);
 	/* Nothing can be acknowledged that was never sent. */
@@ -418,33 +445,33 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 
 	if (mrc_psn_after(cum, req->psn_una)) {
 		for (p = req->psn_una; p != cum; p = mrc_psn_add(p, 1)) {
-			bytes += mrc_rel_ack(qp, p);
+			bytes += mrc_comp_ack(qp, p);
 			if (!(mrc_slot(qp, p)->flags & MRC_SLOT_READ))
-				mrc_rel_plane_high(qp, p);
+				mrc_comp_plane_high(qp, p);
 		}
 		/* cum - 1 */
-		mrc_rel_raise_high(req, mrc_psn_add(cum, MRC_PSN_MASK));
+		mrc_comp_raise_high(req, mrc_psn_add(cum, MRC_PSN_MASK));
 	}
 	for (i = 0; i < 64; i++) {
 		if (!(h->sack.bitmap & BIT_ULL(i)))
 			continue;
 		p = mrc_psn_add(h->sack.sack_psn, i);
-		if (!mrc_rel_in_flight(qp, p))
+		if (!mrc_comp_in_flight(qp, p))
 			continue;
-		bytes += mrc_rel_ack(qp, p);
+		bytes += mrc_comp_ack(qp, p);
 		/*
 		 * A READ's PSNs are marked when its one request arrives:
 		 * they measure no reordering of the packets before them.
 		 */
 		if (mrc_slot(qp, p)->flags & MRC_SLOT_READ)
 			continue;
-		mrc_rel_plane_high(qp, p);
-		mrc_rel_raise_high(req, p);
+		mrc_comp_plane_high(qp, p);
+		mrc_comp_raise_high(req, p);
 	}
 	req->window = clamp_t(u32, h->sack.window, 1, qp->send_cap);
 	cuts = req->cc.decreases;
 	mrc_cc_ack(&req->cc, bytes, m == MRC_SACK_M_SKIP_ONCE,
-		   mrc_rel_rtt_sample(qp, h));
+		   mrc_comp_rtt_sample(qp, h));
 	if (h->sack.penalty) {
 		mrc_cc_penalty(&req->cc, bytes, h->sack.penalty);
 		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_CC_PENALTIES, 1);
@@ -454,81 +481,18 @@ void mrc_rel_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	if (h->sack.flags & MRC_SACK_F_PROBE)
 		mrc_ev_probe_done(qp, h->sack.ref_ev, h->sack.ref_ts);
 	mrc_ev_verdict(qp, h->sack.ref_ev, m, h->sack.flags & MRC_SACK_F_PROBE);
-	mrc_rel_advance(qp);
+	mrc_comp_advance(qp);
 	if (qp->state == IB_QPS_ERR)
 		return;
-	mrc_rel_reorder(qp, h, una);
+	mrc_comp_reorder(qp, h, una);
 
-	/*
-	 * A hole is lost when a later packet on its own EV, from its own CPU,
-	 * arrived (one EV is one ordered path from each CPU's queue): that
-	 * path is retired here, in this softirq.  A hole reo_thresh below
-	 * the highest SACKed PSN of its own plane is resent too, and only
-	 * makes its path suspect.  Planes differ in delay, and a stalled
-	 * plane's holes measured against the others'
-	 * progress would strike its healthy paths; only a plane that went
-	 * silent altogether is judged by the highest of all, from
-	 * MRC_REORDER_PLANES times as far.  Distance says nothing of a packet
-	 * (re)sent after that highest one: it has had less time, on another
-	 * path: judged by it, the resend of a hole would strike the healthy
-	 * EV it went out on.  Neither rule judges a PSN this SACK does not
-	 * say is missing: one reporting far past cum_psn says nothing of the
-	 * PSNs between, which earlier SACKs on other paths, maybe still on
-	 * their way, did.  Except a hole an earlier SACK found far enough
-	 * behind but not yet out for its plane's longest round trip: every
-	 * later SACK judges it, since once its bitmap has moved past the hole
-	 * none may report it again until the older holes are repaired.
-	 */
-	if (req->have_high && mrc_rel_in_flight(qp, req->psn_high)) {
-		u64 high_ns = mrc_slot(qp, req->psn_high)->sent_ns;
-		u32 thresh = mrc_rel_reorder_thresh(qp);
-		u64 now = ktime_get_ns();
-
-		for (p = req->psn_una; p != req->psn_high;
-		     p = mrc_psn_add(p, 1)) {
-			struct mrc_tx_slot *slot = mrc_slot(qp, p);
-			bool path_lost;
-
-			/* RNR-refused packets wait for their timer. */
-			if (slot->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ |
-					   MRC_SLOT_FAST_RTX | MRC_SLOT_RNR_WAIT) ||
-			    (!(slot->flags & MRC_SLOT_REO_WAIT) &&
-			     !mrc_rel_sack_missing(h, p)))
-				continue;
-			path_lost = mrc_ev_lost(qp, slot->ev, slot->ev_seq,
-						slot->cpu);
-			if (!path_lost &&
-			    ((mrc_rel_plane_dist(qp, p, slot) < thresh &&
-			      mrc_psn_fwd(req->psn_high, p) <
-			      MRC_REORDER_PLANES * thresh) ||
-			     slot->sent_ns > high_ns))
-				continue;
-			if (!path_lost && !mrc_rel_plane_overdue(qp, slot, now)) {
-				slot->flags |= MRC_SLOT_REO_WAIT;
-				continue;
-			}
-			if (path_lost) {
-				mrc_ev_retire(qp, slot->ev, MRC_EV_WHY_LOST);
-				slot->flags |= MRC_SLOT_EV_LOST;
-			} else {
-				mrc_ev_suspect(qp, slot->ev, slot->ev_seq,
-					       slot->sent_ns,
-					       MRC_EV_WHY_SUSPECT);
-				slot->flags |= MRC_SLOT_REORDER;
-			}
-			slot->flags |= MRC_SLOT_FAST_RTX;
-			/* On the plane the overdue copy took: where paths lag. */
-			mrc_count(qp->mdev, mrc_ev_plane(slot->ev),
-				  MRC_CNT_FAST_RETRANSMITS, 1);
-			if (!mrc_req_resend(qp, p, out))
-				return;
-		}
-	}
+	if (!mrc_comp_losses(qp, h, out))
+		return;
 	mrc_req_run(qp, out);
 }
-EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_rel_sack_rcv);
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_comp_sack_rcv);
 
-static enum ib_wc_status mrc_rel_nack_status(u8 reason)
+static enum ib_wc_status mrc_comp_nack_status(u8 reason)
 {
 	switch (reason) {
 	case MRC_NACK_RKEY_VIOLATION:
@@ -542,22 +506,22 @@ static enum ib_wc_status mrc_rel_nack_status(u8 reason)
 }
 
 /**
- * mrc_rel_nack_rcv() - the responder refused one packet
+ * mrc_comp_nack_rcv() - the responder refused one packet
  * @qp: the QP, locked
  * @h: the NACK
  * @out: retransmissions
  */
-void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-		      struct sk_buff_head *out)
+void mrc_comp_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+		       struct sk_buff_head *out)
 {
 	struct mrc_req *req = &qp->req;
 	struct mrc_tx_slot *slot;
 	struct mrc_send_ctx *ctx;
 
-	if (!mrc_rel_requester_active(qp))
+	if (!mrc_comp_requester_active(qp))
 		return;
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_NACK_RX, 1);
-	if (!mrc_rel_in_flight(qp, h->psn))
+	if (!mrc_comp_in_flight(qp, h->psn))
 		return;
 	slot = mrc_slot(qp, h->psn);
 	ctx = mrc_sctx(qp, slot->wqe_idx);
@@ -583,7 +547,7 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		}
 		req->rnr_pending = true;
 		slot->flags |= MRC_SLOT_RNR_WAIT;
-		mrc_rel_arm(qp);
+		mrc_comp_arm(qp);
 		break;
 	case MRC_NACK_TRIMMED:
 		/* Trimmed mid-fabric: that path is congested. */
@@ -594,7 +558,7 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		mrc_req_resend(qp, h->psn, out);
 		break;
 	default:
-		ctx->status = mrc_rel_nack_status(h->nack.reason);
+		ctx->status = mrc_comp_nack_status(h->nack.reason);
 		mrc_qp_error(qp, ctx->status == IB_WC_REM_ACCESS_ERR ?
 				 MRC_QP_ERROR_REMOTE_ACCESS :
 				 MRC_QP_ERROR_REMOTE_OP);
@@ -603,7 +567,7 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 }
 
 /**
- * mrc_rel_read_resp_rcv() - place one READ response packet
+ * mrc_comp_read_resp_rcv() - place one READ response packet
  * @qp: the QP, locked
  * @h: its headers
  * @payload: its payload, h->payload_len bytes
@@ -612,16 +576,16 @@ void mrc_rel_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
  * Responses are placed at their own offset whatever their order; the PSN
  * slot records arrival, so duplicates are dropped.
  */
-void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			   const void *payload, struct sk_buff_head *out)
+void mrc_comp_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			    const void *payload, struct sk_buff_head *out)
 {
 	struct mrc_device *mdev = qp->mdev;
 	struct mrc_tx_slot *slot;
 	struct mrc_send_ctx *ctx;
 
-	if (!mrc_rel_requester_active(qp))
+	if (!mrc_comp_requester_active(qp))
 		return;
-	if (!mrc_rel_in_flight(qp, h->psn)) {
+	if (!mrc_comp_in_flight(qp, h->psn)) {
 		mrc_count(mdev, qp->av.plane, MRC_CNT_DUPLICATES, 1);
 		return;
 	}
@@ -646,9 +610,9 @@ void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	if (h->psn != qp->req.psn_una)
 		mrc_count(mdev, qp->av.plane, MRC_CNT_OOO_PLACED, 1);
 	mrc_count(mdev, qp->av.plane, MRC_CNT_RX_DATA, 1);
-	mrc_rel_slot_done(qp, slot);
+	mrc_comp_slot_done(qp, slot);
 	qp->req.timeouts = 0;
-	mrc_rel_advance(qp);
+	mrc_comp_advance(qp);
 	mrc_req_run(qp, out);
 }
 
@@ -656,7 +620,7 @@ void mrc_rel_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
  * A READ PSN at psn_una whose chunk has had responses: its request got
  * through, and the loss was a response's, on the responder's path.
  */
-static bool mrc_rel_read_answered(struct mrc_qp *qp, u32 psn)
+static bool mrc_comp_read_answered(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_tx_slot *slot = mrc_slot(qp, psn);
 	u32 i;
@@ -677,7 +641,7 @@ static bool mrc_rel_read_answered(struct mrc_qp *qp, u32 psn)
  * progress in between counts against retry_cnt, then MRC's exponential
  * retries, and exhausting them fails the QP with IB_WC_RETRY_EXC_ERR.
  */
-void mrc_rel_timer(struct timer_list *t)
+void mrc_comp_timer(struct timer_list *t)
 {
 	struct mrc_qp *qp = from_timer(qp, t, rtx_timer);
 	struct mrc_req *req = &qp->req;
@@ -687,16 +651,16 @@ void mrc_rel_timer(struct timer_list *t)
 
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&qp->lock);
-	if (qp->dead || !mrc_rel_requester_active(qp) ||
+	if (qp->dead || !mrc_comp_requester_active(qp) ||
 	    req->psn_una == req->psn_next)
 		goto unlock;
 
 	now = ktime_get_ns();
-	rto_ns = mrc_rel_rto_us(qp) * NSEC_PER_USEC;
+	rto_ns = mrc_comp_rto_us(qp) * NSEC_PER_USEC;
 	if (now - mrc_slot(qp, req->psn_una)->sent_ns < rto_ns &&
 	    !(mrc_slot(qp, req->psn_una)->flags & MRC_SLOT_RNR_WAIT)) {
 		/* Resent lately (fast retransmit): not a timeout yet. */
-		mrc_rel_arm(qp);
+		mrc_comp_arm(qp);
 		goto unlock;
 	}
 
@@ -740,7 +704,7 @@ void mrc_rel_timer(struct timer_list *t)
 			 * likely victims of the same stall; SACKs judge them.
 			 */
 			if (!n && !(slot->flags & MRC_SLOT_RNR_WAIT) &&
-			    !mrc_rel_read_answered(qp, p))
+			    !mrc_comp_read_answered(qp, p))
 				mrc_ev_suspect(qp, slot->ev, slot->ev_seq,
 					       slot->sent_ns,
 					       MRC_EV_WHY_TIMEOUT);
@@ -758,7 +722,7 @@ void mrc_rel_timer(struct timer_list *t)
 		}
 		p = mrc_psn_add(p, 1);
 	}
-	mrc_rel_arm(qp);
+	mrc_comp_arm(qp);
 unlock:
 	spin_unlock_bh(&qp->lock);
 	mrc_net_xmit(qp, &out);

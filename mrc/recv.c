@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The receive demultiplexer: what the UDP tunnel sockets of net.c take in,
+ * in softirq, checked (ICRC, headers), decoded once, and handed to whoever
+ * it is for: the GSI QP (ud.c), or a QP's responder (requests) or
+ * completer (SACKs, NACKs, READ responses), or its EV set (port status).
+ * A packet that was processed is consumed; one that was not is dropped,
+ * and counted.
+ */
+
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+
+#include "mrc.h"
+
+static unsigned int mrc_recv_plane(struct mrc_device *mdev,
+				   const struct net_device *ndev)
+{
+	struct mrc_plane *plane;
+	unsigned int i;
+
+	for (i = 0; i < mdev->nports; i++) {
+		plane = rcu_dereference(mdev->planes[i]);
+		if (plane && plane->ndev == ndev)
+			return i;
+	}
+	return MRC_MAX_PLANES;
+}
+
+/* Requests to the responder, responses and control to the requester. */
+static void mrc_recv_qp(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			const void *payload, struct sk_buff_head *out)
+{
+	switch (h->opcode) {
+	case MRC_OP_SACK:
+		mrc_comp_sack_rcv(qp, h, out);
+		break;
+	case MRC_OP_NACK:
+		mrc_comp_nack_rcv(qp, h, out);
+		break;
+	case MRC_OP_PORT_STATUS:
+		/* The second copy, or one overtaken, changes nothing. */
+		if (mrc_ev_peer_status(qp, h))
+			mrc_count(qp->mdev, qp->av.plane, MRC_CNT_PSTAT_RX, 1);
+		break;
+	case MRC_OP_READ_RESP_FIRST:
+	case MRC_OP_READ_RESP_MIDDLE:
+	case MRC_OP_READ_RESP_LAST:
+	case MRC_OP_READ_RESP_ONLY:
+		mrc_comp_read_resp_rcv(qp, h, payload, out);
+		break;
+	default:
+		mrc_resp_rcv(qp, h, payload, out);
+		break;
+	}
+}
+
+/*
+ * One MRC packet, data at the BTH.  Return: true when it was processed
+ * (whatever the protocol made of it: a duplicate is answered too), false
+ * when it was dropped before anything could take it.
+ */
+static bool mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
+			 struct sk_buff *skb, bool ce)
+{
+	struct sk_buff_head out;
+	struct mrc_hdrs h;
+	struct mrc_qp *qp;
+	bool done;
+	int err;
+
+	mrc_count(mdev, plane, MRC_CNT_RX_PKTS, 1);
+	mrc_count(mdev, plane, MRC_CNT_RX_BYTES, skb->len);
+
+	if (!mrc_icrc_check(skb->data, skb->len)) {
+		mrc_count(mdev, plane, MRC_CNT_RX_BAD_ICRC, 1);
+		return false;
+	}
+	err = mrc_wire_decode_hdrs(skb->data, skb->len, &h);
+	if (err) {
+		mrc_count(mdev, plane, MRC_CNT_RX_MALFORMED, 1);
+		return false;
+	}
+	if (ce) {
+		h.ce = true;
+		mrc_count(mdev, plane, MRC_CNT_RX_ECN_CE, 1);
+	}
+	if (h.opcode == MRC_OP_UD_SEND_ONLY)
+		return mrc_ud_rcv(mdev, plane, skb, &h);
+
+	qp = mrc_qp_lookup(mdev, h.dqpn);
+	if (!qp) {
+		mrc_count(mdev, plane, MRC_CNT_RX_NO_QP, 1);
+		return false;
+	}
+
+	__skb_queue_head_init(&out);
+	spin_lock(&qp->lock);
+	/* RTR and later receive; only RTS and later send or expect acks. */
+	done = !qp->dead && qp->state >= IB_QPS_RTR && qp->state != IB_QPS_ERR;
+	if (done)
+		mrc_recv_qp(qp, &h, skb->data + h.hdr_len, &out);
+	else
+		mrc_count(mdev, plane, MRC_CNT_RX_BAD_STATE, 1);
+	spin_unlock(&qp->lock);
+
+	mrc_net_xmit(qp, &out);
+	return done;
+}
+
+/**
+ * mrc_recv_udp() - the encap_rcv of mrc's UDP tunnel sockets
+ * @sk: the socket, IPv4 or IPv6
+ * @skb: the packet, data at the UDP header
+ *
+ * A packet processed is consumed (consume_skb()); one dropped unprocessed
+ * is freed as a drop (kfree_skb()), which drop monitors count.
+ *
+ * Context: softirq.
+ * Return: 0: the packet was taken, whatever became of it.
+ */
+int mrc_recv_udp(struct sock *sk, struct sk_buff *skb)
+{
+	struct ib_device *ib;
+	bool ce, done = false;
+	unsigned int plane;
+
+	ib = ib_device_get_by_netdev(skb->dev, RDMA_DRIVER_RXE);
+	if (!ib)
+		goto drop;
+	/* Belt and braces: main.c keeps rdma_rxe away. */
+	if (ib->ops.owner != THIS_MODULE)
+		goto put;
+
+	/*
+	 * The socket's family says which header the UDP layer came from. Over
+	 * SRv6 a switch marks the outer header, which End.DT6 stripped without
+	 * copying CE inward: mrc_srv6_outer_ce() finds it in the headroom.
+	 */
+	if (sk->sk_family == AF_INET6 && ipv6_hdr(skb)->version == 6)
+		ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb))) ||
+		     mrc_srv6_outer_ce(skb);
+	else
+		ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
+
+	rcu_read_lock();
+	plane = mrc_recv_plane(to_mdev(ib), skb->dev);
+	if (plane < MRC_MAX_PLANES && !skb_linearize(skb) &&
+	    pskb_may_pull(skb, sizeof(struct udphdr))) {
+		__skb_pull(skb, sizeof(struct udphdr));
+		done = mrc_recv_pkt(to_mdev(ib), plane, skb, ce);
+	}
+	rcu_read_unlock();
+put:
+	ib_device_put(ib);
+drop:
+	if (done)
+		consume_skb(skb);
+	else
+		kfree_skb(skb);
+	return 0;
+}
