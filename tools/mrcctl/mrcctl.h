@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the files of mrcctl offer each other: the printer, the netlink
- * helpers, the command-line helpers, each object's entry point for the
- * table in mrcctl.c, and the attribute tables that more than one object
- * reads.  The only internal header: every file includes it, it includes
- * none of ours.
+ * What the files of mrcctl offer each other: the printer, the command-line
+ * helpers, each object's entry point for the table in mrcctl.c, and the
+ * attribute tables that more than one object reads.  Every command file
+ * includes it; it brings in nl.h, the netlink layer below them all.
  */
 #ifndef _MRCCTL_H
 #define _MRCCTL_H
@@ -18,7 +17,7 @@
 
 #include <linux/mrc.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "nl.h"
 
 /* json.c */
 extern bool json;		/* -j: print JSON */
@@ -31,37 +30,6 @@ void j_list_item(bool *opened);
 void j_list_end(bool opened, int ret);
 void j_str(const char *key, const char *val);
 void j_uint(const char *key, __u64 val);
-
-/* nl.c */
-struct nl {
-	struct mnl_socket *sock;
-	unsigned int portid;
-	unsigned int seq;
-	__u16 family;
-	__u32 events_group;	/* multicast group id of "events", 0 if none */
-	int err;		/* positive errno of the last failure */
-	char msg[256];		/* extack message of the last failure, or "" */
-};
-
-/* Large enough for any dump part the kernel builds for us. */
-#define NL_BUF_SIZE	32768
-
-/* Requests are built in it and answers read into it. */
-extern char nl_buf[NL_BUF_SIZE];
-
-void report_error(int err, const char *msg);
-int nl_fail(struct nl *nl, int err, const char *msg);
-int nl_open(struct nl *nl);
-void nl_close(struct nl *nl);
-struct nlmsghdr *mrc_msg(struct nl *nl, __u8 cmd, __u16 flags);
-int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data);
-int parse_msg(struct nl *nl, const struct nlmsghdr *nlh,
-	      const struct nlattr **tb, unsigned int max,
-	      const enum mnl_attr_data_type *types);
-int parse_nest(struct nl *nl, const struct nlattr *nest,
-	       const struct nlattr **tb, unsigned int max,
-	       const enum mnl_attr_data_type *types);
-int resolve_family(struct nl *nl);
 
 /* mrcctl.c */
 /*

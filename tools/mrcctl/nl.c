@@ -16,7 +16,9 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "mrcctl.h"
+#include <linux/mrc.h>
+
+#include "nl.h"
 
 static const struct {
 	int err;
