@@ -513,7 +513,7 @@ check_counter_gt()
 # output) and pair_secs (how long the pair ran).
 run_pair()
 {
-	local port=$1 srv=() tmp pid
+	local port=$1 srv=() tmp pid pair_t0
 	shift
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do srv+=("$1"); shift; done
 	shift
