@@ -153,8 +153,8 @@ kunit_suites()
 	sed -n 's/^[[:space:]]*\.name = "\(mrc-[a-z0-9-]*\)",$/\1/p' "$tree"/mrc/tests/*_test.c | sort
 }
 
-# vm_start ID FLAVOUR LIMIT CMD...: boot a VM in the background (log $logs/ID.log,
-# guest files in $logs/ID-vm); vm_judge ID NAME waits for it and judges how the guest
+# vm_start ID FLAVOUR LIMIT [VM.SH-OPTION...] -- CMD...: boot a VM in the background
+# (log $logs/ID.log, guest files in $logs/ID-vm); vm_judge ID NAME waits for it and judges how the guest
 # ended, on its own: it must report a status (not die, not hang) and print no kernel
 # report. LIMIT (seconds) is generous: TCG on a busy 2-core host runs several times
 # slower than on an idle one, and a time-out must mean a hang, not a loaded machine.
@@ -165,7 +165,7 @@ vm_start()
 	shift 3
 	vm_limit[$id]=$limit
 	vm_t0[$id]=$(date +%s)
-	"$t/vm/vm.sh" --kernel "$flavour" --quiet --timeout "$limit" --out "$logs/$id-vm" -- "$@" \
+	"$t/vm/vm.sh" --kernel "$flavour" --quiet --timeout "$limit" --out "$logs/$id-vm" "$@" \
 		>"$logs/$id.log" 2>&1 &
 	vm_pid[$id]=$!
 }
@@ -218,7 +218,7 @@ if wants stock; then
 	if [ ${#stock_plan[@]} = 0 ]; then
 		:	# MRC_CHECK_TESTS named none of them
 	elif [ $stock_ok = 1 ]; then
-		vm_start stock-selftests stock 2400 selftests/run.sh "${stock_plan[@]}"
+		vm_start stock-selftests stock 2400 -- selftests/run.sh "${stock_plan[@]}"
 	else
 		result fail "stock VM (not run: the build failed)"
 	fi
@@ -248,24 +248,31 @@ if wants kunit || wants debug; then
 		# VM answers; the debug kernel checks the same SRv6 data path in
 		# mrc_srv6_ctl.sh and its retirement and probe code in mrc_multipath.sh.
 		#
-		# Two debug boots share the rest: the first runs the KUnit suites
-		# (debug-guest.sh) and the longest selftests, the second every other one,
-		# so that a new test lands in the second. The limit is what CI's 90 minutes
+		# Two debug boots share the rest, both under KASAN, lockdep, debug objects
+		# and the refcount trackers. kmemleak, which tracks every allocation and
+		# halves the guest's speed, runs in the first: the KUnit suites
+		# (debug-guest.sh) and every test of objects' lives and error paths, among
+		# them the teardown under traffic and the refused accesses, all moving data
+		# through the same requester and responder. The second boots without it
+		# (vm.sh --no-kmemleak) for the tests that move the most data, named
+		# here; a new test lands in the first. The limit is what CI's 90 minutes
 		# leave: a guest that hangs or livelocks ends here with its results
 		# counted, not with CI's own kill.
-		debug1_tests=" mrc_multipath.sh mrc_teardown.sh mrc_netem.sh mrc_qpview.sh "
+		debug2_tests=" mrc_verbs.sh mrc_netem.sh mrc_multipath.sh mrc_qpview.sh mrc_events.sh "
 		if wants debug; then
 			while read -r tst; do
-				if [[ $debug1_tests == *" $tst "* ]]; then
-					debug1_plan+=("$tst")
-				else
+				if [[ $debug2_tests == *" $tst "* ]]; then
 					debug2_plan+=("$tst")
+				else
+					debug1_plan+=("$tst")
 				fi
 			done < <(selftest_plan mrc_fabric.sh mrc_stev.sh mrc_srv6_hosts.sh mrc_srv6.sh)
 		fi
-		vm_start debug1-selftests debug 3600 tools/testing/debug-guest.sh "${debug1_plan[@]}"
+		vm_start debug1-selftests debug 3600 -- tools/testing/debug-guest.sh \
+			"${debug1_plan[@]}"
 		[ ${#debug2_plan[@]} = 0 ] ||
-			vm_start debug2-selftests debug 3600 selftests/run.sh "${debug2_plan[@]}"
+			vm_start debug2-selftests debug 3600 --no-kmemleak -- selftests/run.sh \
+				"${debug2_plan[@]}"
 	else
 		result fail "debug VM (not run: a build failed)"
 	fi

@@ -31,7 +31,7 @@ export MODPROBE_OPTIONS="-d $MRC_MODROOT"
 
 # Boot-time kmemleak reports (if any) are the kernel's, not ours: forget them.
 kmemleak=/sys/kernel/debug/kmemleak
-[ -w $kmemleak ] && echo clear >$kmemleak
+[ -w $kmemleak ] && [ "${MRC_LEAK_SCAN:-1}" = 1 ] && echo clear >$kmemleak
 
 # Marks in the kernel log where boot ends and the command begins (splat-scan.sh).
 echo "mrc-vm: command starts" >/dev/kmsg

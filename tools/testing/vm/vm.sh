@@ -6,7 +6,7 @@
 # goes through here.
 #
 #   vm.sh [--kernel stock|debug] [--modules DIR] [--out DIR] [--timeout SECONDS]
-#         [--quiet] [--shell] [--no-leak-scan] [--] COMMAND...
+#         [--quiet] [--shell] [--no-leak-scan] [--no-kmemleak] [--] COMMAND...
 #
 # --kernel   stock: Debian's newest installed linux-image-*-amd64 (default);
 #            debug: the KASAN/lockdep/kmemleak/UBSAN/KUnit kernel from debug-kernel.sh.
@@ -19,6 +19,9 @@
 # --shell    interactive shell on the console instead of COMMAND (debugging).
 # --no-leak-scan  skip the final kmemleak scan (about a minute under the debug kernel):
 #            for boots that test the kernel and the harness, not mrc (boot-check.sh).
+# --no-kmemleak  boot the debug kernel with kmemleak=off (no scan either): every
+#            allocation's tracking halves the guest's speed, so make check runs the
+#            tests that move the most data without it (Documentation/testing.md).
 #
 # The guest runs COMMAND with bash in the current directory as root. Exit status:
 # COMMAND's own, unless the guest log shows a kernel report (KASAN, UBSAN, lockdep,
@@ -43,6 +46,7 @@ timeout=900
 quiet=0
 shell=0
 leak_scan=1
+kmemleak=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) flavour=$2; shift 2 ;;
@@ -52,6 +56,7 @@ while [ $# -gt 0 ]; do
 	--quiet) quiet=1; shift ;;
 	--shell) shell=1; shift ;;
 	--no-leak-scan) leak_scan=0; shift ;;
+	--no-kmemleak) leak_scan=0 kmemleak=0; shift ;;
 	--) shift; break ;;
 	-*) echo "vm.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -140,6 +145,7 @@ append="console=ttyS0,115200 panic=-1 log_buf_len=8M mitigations=off rdinit=/ini
 append="$append hung_task_timeout_secs=120 loglevel=6"
 # Every KASAN report, not only a boot's first: a report must never hide the next one.
 [ "$flavour" = debug ] && append="$append kasan_multi_shot"
+[ $kmemleak = 1 ] || append="$append kmemleak=off"
 [ -z "${MRC_VM_APPEND:-}" ] || append="$append $MRC_VM_APPEND"
 mem=2G
 [ "$flavour" = debug ] && mem=4G
