@@ -202,7 +202,7 @@ mrc_param_set ev_count 256
 ip netns exec "$H1" timeout "$MRC_TOOL_TIMEOUT" ib_write_bw -d "$MRC_DEV1" -x "$MRC_GID1" \
 	-F -p 18515 -q 40 -s 4096 -D 20 >"$dir/bw.srv" 2>&1 &
 srv_pid=$!
-if wait_port "$H1" 18515; then
+if wait_port "$srv_pid" 18515; then
 	ip netns exec "$H2" timeout "$MRC_TOOL_TIMEOUT" ib_write_bw -d "$MRC_DEV2" \
 		-x "$MRC_GID2" -F -p 18515 -q 40 -s 4096 -D 20 10.0.0.1 >"$dir/bw.cli" 2>&1 &
 	cli_pid=$!

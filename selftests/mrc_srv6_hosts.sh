@@ -80,7 +80,7 @@ xfer()
 	local a=(-t "$MRC_XFER_TIMEOUT" -p "$3" -o write -s 1m -n "$mib" -q 8 -S "$3")
 	ip netns exec "$(fabric_ns "h$1")" timeout "$MRC_TOOL_TIMEOUT" "$MRC_XFER" \
 		-d "${DEV[$1]}" -g "${GID[$1]}" "${a[@]}" >"$tmp/$1.srv" 2>&1 &
-	wait_port "$(fabric_ns "h$1")" "$3" || return 1
+	wait_port "$!" "$3" || return 1
 	ip netns exec "$(fabric_ns "h$2")" timeout "$MRC_TOOL_TIMEOUT" "$MRC_XFER" \
 		-d "${DEV[$2]}" -g "${GID[$2]}" "${a[@]}" "fd00:0::$1" >"$tmp/$2.cli" 2>&1 &
 }

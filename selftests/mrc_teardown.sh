@@ -35,7 +35,7 @@ start_xfer()
 	ip netns exec "$H1" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV1" \
 		-g "$MRC_GID1" "${a[@]}" >"$tmp/s" 2>&1 &
 	spid=$!
-	wait_port "$H1" 18700
+	wait_port "$spid" 18700
 	ip netns exec "$H2" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV2" \
 		-g "$MRC_GID2" "${a[@]}" 10.0.0.1 >"$tmp/c" 2>&1 &
 	cpid=$!

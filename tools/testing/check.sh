@@ -315,6 +315,10 @@ for f in stock-selftests debug1-selftests debug2-selftests; do
 	times=$(sed -n 's/^# \(mrc_[a-z0-9_]*\)\.sh: \([0-9]*\) s$/\1 \2/p' "$logs/$f.log" |
 		paste -sd ' ')
 	[ -z "$times" ] || echo "# $f times (s): $times"
+	# and the slowest checks, each with the work that led to it (lib.sh)
+	[ ! -s "$logs/$f-vm/check-times.tsv" ] ||
+		sort -t "$(printf '\t')" -k1,1nr "$logs/$f-vm/check-times.tsv" | head -n 5 |
+		awk -F '\t' -v vm="$f" '{ printf "# %s slow: %.1f s %s: %s\n", vm, $1 / 1000, $2, $3 }'
 done
 for f in "${failures[@]}"; do echo "# FAILED: $f"; done
 "$t/ci-budget" --table "$logs/stages.tsv"
