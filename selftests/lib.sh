@@ -61,8 +61,8 @@ mrc_nap_fifo=$(mktemp -u) && mkfifo -m 0600 "$mrc_nap_fifo" &&
 	exec {mrc_nap_fd}<>"$mrc_nap_fifo" && rm -f "$mrc_nap_fifo"
 mrc_nap()
 {
-	read -r -t 0.05 -u "$mrc_nap_fd"
-	return 0
+	# read's time-out status (142) must not end a caller running under set -e
+	read -r -t 0.05 -u "$mrc_nap_fd" || true
 }
 
 # check DESCRIPTION EXPECTED ACTUAL
@@ -412,7 +412,7 @@ mrc_gid_index()
 	for ((n = 0; ; n++)); do
 		{ read -r g <"$d/gids/$n"; } 2>/dev/null || return 1
 		[ "$g" = "$want" ] || continue
-		{ read -r t <"$d/gid_attrs/types/$n"; } 2>/dev/null
+		{ read -r t <"$d/gid_attrs/types/$n"; } 2>/dev/null || t=
 		if [ "$t" = "RoCE v2" ]; then
 			echo "$n"
 			return 0
