@@ -26,7 +26,8 @@
 # The guest runs COMMAND with bash in the current directory as root. Exit status:
 # COMMAND's own, unless the guest log shows a kernel report (KASAN, UBSAN, lockdep,
 # WARNING, BUG, Oops, hung task, refcount wait, kmemleak report, at any time from boot
-# to power-off): then 125; 124 on timeout (the console's last lines are printed);
+# to power-off): then 125; 124 on timeout, or when a netdev unregistration has waited a
+# minute for a reference (a leak: it would wait for ever); the console's last lines are printed;
 # 126 when the guest died before reporting a status (triple fault, QEMU killed).
 #
 # MRC_VM_APPEND adds to the kernel command line (investigations: boot-check.sh with
@@ -160,16 +161,38 @@ qemu=(qemu-system-x86_64 -machine q35 -accel tcg,thread=multi -cpu max -smp 2 -m
 	-chardev "stdio,id=con,signal=off,logfile=$out/console.log"
 	-serial chardev:con)
 
+# stuck_watch PID: a netdev whose last reference never goes makes its unregister wait
+# for ever, printing every 10 s; after a minute of that the guest cannot finish, so
+# stop it now instead of at the time limit (the splat scan names the netdev).
+stuck_watch() {
+	local n
+	while sleep 5; do
+		n=$(grep -c 'unregister_netdevice: waiting for' "$out/console.log" 2>/dev/null)
+		if [ "${n:-0}" -ge 6 ]; then
+			: >"$work/stuck"
+			kill -TERM "$1" 2>/dev/null
+			return
+		fi
+	done
+}
+
 start=$(date +%s)
 set +e
 if [ $shell = 1 ]; then
 	"${qemu[@]}"
-elif [ $quiet = 1 ]; then
-	timeout --signal=KILL "$timeout" "${qemu[@]}" </dev/null >/dev/null 2>"$work/qemu.err"
 else
-	timeout --signal=KILL "$timeout" "${qemu[@]}" </dev/null 2>"$work/qemu.err"
+	if [ $quiet = 1 ]; then
+		timeout --signal=KILL "$timeout" "${qemu[@]}" </dev/null >/dev/null 2>"$work/qemu.err" &
+	else
+		timeout --signal=KILL "$timeout" "${qemu[@]}" </dev/null 2>"$work/qemu.err" &
+	fi
+	qpid=$!
+	stuck_watch $qpid &
+	wpid=$!
+	wait $qpid
 fi
 qrc=$?
+[ $shell = 1 ] || { kill $wpid 2>/dev/null; wait $wpid 2>/dev/null; }
 set -e
 elapsed=$(( $(date +%s) - start ))
 
@@ -177,6 +200,10 @@ elapsed=$(( $(date +%s) - start ))
 rc=126
 if [ -f "$out/rc" ]; then
 	rc=$(cat "$out/rc")
+elif [ -f "$work/stuck" ]; then
+	echo "vm.sh: guest stopped after ${elapsed}s: a netdev unregistration waits for a reference that never goes; the console's last lines:" >&2
+	tail -n 25 "$out/console.log" | sed 's/^/vm.sh:   /' >&2
+	rc=124
 elif [ $qrc = 137 ] && [ $elapsed -ge "$timeout" ]; then
 	# (137 is also what a QEMU killed by someone else returns: that is a death)
 	echo "vm.sh: guest killed after the ${timeout}s time limit; the console's last lines:" >&2
