@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -142,7 +143,7 @@ static void help_exit(int status)
 		"  -q DEPTH     messages in flight (4)\n"
 		"  -m MTU       path MTU 256|512|1024|2048|4096 (1024)\n"
 		"  -S SEED      pattern seed (1)\n"
-		"  -t SECONDS   give up after this long without progress (60)\n"
+		"  -t SECONDS   give up after this long without progress, verbs or TCP (60)\n"
 		"  --bad KIND   badwrite: rkey|past_end|before_start\n"
 		"  --corrupt N  self-check of the verifier: the receiving side flips\n"
 		"               one byte of message N before taking its digest\n"
@@ -430,6 +431,34 @@ static int tcp_connect(const struct opts *o)
 	return fd;
 }
 
+/*
+ * Once connected, -t bounds the waits on the peer's words too: the TCP
+ * connection may share the plane that went away (a deleted netdev), and a
+ * peer that can no longer be reached must end this side with a verbs
+ * failure, not hold it for ever.  Set-up is left unbounded: a loaded debug
+ * guest may take long to register a peer's memory, and nothing is lost yet.
+ */
+static void tcp_bound_waits(struct xfer *x)
+{
+	struct timeval tv = { .tv_sec = x->o.timeout_s };
+
+	if (setsockopt(x->sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	    setsockopt(x->sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)))
+		die(EXIT_VERBS, "TCP socket time-outs: %m");
+}
+
+static const char *tcp_err(struct xfer *x, ssize_t r, const char *eof)
+{
+	static char buf[64];
+
+	if (!r)
+		return eof;
+	if (errno != EAGAIN && errno != EWOULDBLOCK)
+		return strerror(errno);
+	snprintf(buf, sizeof(buf), "no progress for %d s", x->o.timeout_s);
+	return buf;
+}
+
 static void send_words(struct xfer *x, const uint64_t *v, uint64_t n)
 {
 	uint64_t chunk[512];
@@ -446,7 +475,7 @@ static void send_words(struct xfer *x, const uint64_t *v, uint64_t n)
 				 MSG_NOSIGNAL);
 			if (r <= 0)
 				die(EXIT_VERBS, "TCP send to peer: %s",
-				    r ? strerror(errno) : "closed");
+				    tcp_err(x, r, "closed"));
 		}
 		i += k;
 	}
@@ -462,7 +491,7 @@ static void recv_words(struct xfer *x, uint64_t *v, uint64_t n)
 		r = recv(x->sock, (char *)v + off, len - off, 0);
 		if (r <= 0)
 			die(EXIT_VERBS, "TCP receive from peer: %s",
-			    r ? strerror(errno) : "peer closed the connection");
+			    tcp_err(x, r, "peer closed the connection"));
 	}
 	for (i = 0; i < n; i++)
 		v[i] = be64toh(v[i]);
@@ -1170,6 +1199,7 @@ int main(int argc, char **argv)
 	setup_mem(&x);
 	exchange_qp(&x);
 	connect_qp(&x);
+	tcp_bound_waits(&x);
 
 	if (x.o.op == OP_BADWRITE) {
 		rc = run_badwrite(&x);

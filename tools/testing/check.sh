@@ -183,7 +183,7 @@ vm_judge()
 	grep -E '^(# )*(not ok|#   |vm.sh:|splat-scan:)|FAILED at|^ {4}Expected|^ {4}[0-9]+:|^ {8}[^ ]' \
 		"$log" | sed 's/^/# /' || true
 	case $rc in
-	124) result fail "$name: guest ended within ${vm_limit[$id]} s (it hung)" ;;
+	124) result fail "$name: guest reported its status (it hung: stuck, or at its ${vm_limit[$id]} s limit)" ;;
 	126) result fail "$name: guest reported its status (it died)" ;;
 	*) result pass "$name: guest reported its status" ;;
 	esac
