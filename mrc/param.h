@@ -104,6 +104,11 @@
 #define MRC_RETRY_EXP_DEFAULT	6
 /* Largest READ request, in response packets; longer READs are split. */
 #define MRC_READ_CHUNK_PKTS	256
+/*
+ * Least time between two replays of one READ: a quarter of the shortest
+ * retransmit time-out, so every time-out of the requester is served.
+ */
+#define MRC_READ_REPLAY_GAP_US	(MRC_RTO_MIN_US / 4)
 
 /* ---------------------------------------------------------------------
  * Entropy values (ev.c)

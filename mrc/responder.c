@@ -249,7 +249,26 @@ static void mrc_resp_nack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		__skb_queue_tail(out, skb);
 }
 
-/* A request the verbs forbid: answer, never touch memory, fail the QP. */
+/*
+ * RNR and fatal NACKs answer only the packet at cum_psn.  Anyone can forge
+ * a packet with a guessed PSN somewhere in the window; to land on cum_psn
+ * the PSN must be exact.  A packet ahead of it that would draw one is
+ * dropped unrecorded instead: the requester resends the hole, and once
+ * everything before it has arrived the resend meets the same verdict at
+ * cum_psn, if the request really was bad (or the receive still missing).
+ */
+static bool mrc_resp_in_order(struct mrc_qp *qp, const struct mrc_hdrs *h)
+{
+	if (h->psn == qp->resp.cum_psn)
+		return true;
+	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_DEFERRED_NACKS, 1);
+	return false;
+}
+
+/*
+ * A request the verbs forbid: answer, never touch memory, fail the QP; or,
+ * ahead of cum_psn, just drop it (mrc_resp_in_order()).
+ */
 static void mrc_resp_fatal(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			   u8 reason, struct sk_buff_head *out)
 {
@@ -260,6 +279,8 @@ static void mrc_resp_fatal(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	};
 	u8 c = MRC_CNT_NACK_TX_INVALID;
 
+	if (!mrc_resp_in_order(qp, h))
+		return;
 	if (reason - MRC_NACK_FATAL_MIN < ARRAY_SIZE(cnt) &&
 	    cnt[reason - MRC_NACK_FATAL_MIN])
 		c = cnt[reason - MRC_NACK_FATAL_MIN];
@@ -349,22 +370,49 @@ static u32 mrc_resp_read_npkts(const struct mrc_qp *qp,
 }
 
 /*
+ * May the READ request @h, whose PSN has been seen, be served again?  Only
+ * when it repeats a READ this responder served, whole or from one of its
+ * PSNs to its end (the requester asks again for what it still misses, with
+ * that PSN's address), and not twice within MRC_READ_REPLAY_GAP_US: a
+ * requester asks again once per time-out, a forger that guessed a PSN does
+ * not know the READ's rkey and address, and no one turns a stream of small
+ * requests into a stream of responses.
+ */
+static bool mrc_resp_read_replay_ok(struct mrc_qp *qp,
+				    const struct mrc_hdrs *h)
+{
+	struct mrc_resp *r = &qp->resp;
+	struct mrc_msg *m = &r->msgs[h->msn & (r->window - 1)];
+	u32 k = mrc_psn_fwd(h->psn, m->psn);
+	u64 now = ktime_get_ns();
+
+	if (m->kind != MRC_MSG_READ || m->msn != h->msn || k >= m->npkts ||
+	    h->rkey != m->rkey || h->va != m->va + (u64)k * qp->mtu ||
+	    h->va + h->dma_len != m->va + m->len ||
+	    (m->replayed && (s64)(now - m->replay_ns) <
+			    MRC_READ_REPLAY_GAP_US * NSEC_PER_USEC))
+		return false;
+	m->replayed = true;
+	m->replay_ns = now;
+	return true;
+}
+
+/*
  * A request whose PSN has been seen.  A READ is served again (reading is
- * idempotent), but only one the window still covers and that still checks
- * out; anything else is dropped, never fatal: an old PSN is easy to forge,
- * and a duplicate must not be able to fail a healthy QP.
+ * idempotent), but only a repeat of one served and that still checks out;
+ * anything else is dropped, never fatal: an old PSN is easy to forge, and
+ * a duplicate must not be able to fail a healthy QP.
  */
 static void mrc_resp_dup(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			 bool recent, struct sk_buff_head *out)
+			 struct sk_buff_head *out)
 {
 	struct mrc_mr *mr;
 
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_DUPLICATES, 1);
 	if (h->opcode == MRC_OP_READ_REQ) {
-		if (!recent ||
-		    mrc_resp_read_npkts(qp, h) > MRC_READ_CHUNK_PKTS) {
-			mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_MALFORMED,
-				  1);
+		if (!mrc_resp_read_replay_ok(qp, h)) {
+			mrc_count(qp->mdev, qp->av.plane,
+				  MRC_CNT_RX_READ_REPLAY_REFUSED, 1);
 			return;
 		}
 		mr = mrc_resp_read_mr(qp, h, NULL);
@@ -437,9 +485,10 @@ static int mrc_resp_place(struct mrc_qp *qp, struct mrc_msg *m,
 	if (m->kind == MRC_MSG_SEND || imm) {
 		rctx = mrc_resp_rwqe(qp, h->rq_msn, &err);
 		if (err == -EAGAIN) {
-			mrc_resp_nack(qp, h, MRC_NACK_RNR,
-				      qp->attr.min_rnr_timer,
-				      MRC_CNT_NACK_TX_RNR, out);
+			if (mrc_resp_in_order(qp, h))
+				mrc_resp_nack(qp, h, MRC_NACK_RNR,
+					      qp->attr.min_rnr_timer,
+					      MRC_CNT_NACK_TX_RNR, out);
 			return err;
 		}
 		if (err) {
@@ -499,19 +548,17 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 
 	d = mrc_psn_sub(psn, cum);
 	if (d < 0 || (d < w && mrc_resp_seen(r, psn))) {
-		mrc_resp_dup(qp, h, d >= -(s32)w, out);
+		mrc_resp_dup(qp, h, out);
 		return;
 	}
 	kind = mrc_msg_kind(h->opcode);
 	if (kind == MRC_MSG_READ)
 		npkts = mrc_resp_read_npkts(qp, h);
 	/*
-	 * Requesters cut READs into chunks; a longer one is not ours.  Only
-	 * inside the window is that fatal: a PSN ahead of it is anyone's
-	 * guess (half the PSN space lies there), and a forged one must not
-	 * fail the QP.  Ahead of the window it is refused as any other.
+	 * Requesters cut READs into chunks; a longer one is not ours: fatal
+	 * at cum_psn, refused with the window beyond it, dropped between.
 	 */
-	if (d < w && npkts > MRC_READ_CHUNK_PKTS) {
+	if (d == 0 && npkts > MRC_READ_CHUNK_PKTS) {
 		mrc_resp_fatal(qp, h, MRC_NACK_INVALID_REQUEST, out);
 		return;
 	}
@@ -520,8 +567,17 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			      MRC_CNT_NACK_TX_OOR, out);
 		return;
 	}
-	/* A message can only be as far ahead as its PSNs are. */
-	if (h->msn - r->msn_done >= w) {
+	if (npkts > MRC_READ_CHUNK_PKTS) {
+		mrc_resp_fatal(qp, h, MRC_NACK_INVALID_REQUEST, out);
+		return;
+	}
+	/*
+	 * A message is at most as far ahead as its PSN: every message from
+	 * msn_done on is incomplete or waits for one that is, so each has a
+	 * PSN of its own in [cum_psn, psn).  A forged packet that guessed a
+	 * PSN must guess the MSN too, or it could claim a message's slot.
+	 */
+	if (h->msn - r->msn_done > (u32)d) {
 		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_MALFORMED, 1);
 		return;
 	}
@@ -553,11 +609,17 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			}
 		}
 		mr = mrc_resp_read_mr(qp, h, out);
-		if (!mr)
+		if (!mr) {
+			m->used = false;
 			return;
+		}
 		for (i = 0; i < npkts; i++)
 			mrc_resp_mark(r, mrc_psn_add(psn, i));
 		m->got = m->len;
+		m->psn = psn;
+		m->npkts = npkts;
+		m->rkey = h->rkey;
+		m->va = h->va;
 		mrc_resp_read(qp, h, mr, npkts, out);
 	} else {
 		if (mrc_resp_place(qp, m, h, payload, out)) {

@@ -369,7 +369,12 @@ struct mrc_req {
 	u32 ctx_size;
 };
 
-/* One message the responder is receiving, by msn & (window - 1). */
+/*
+ * One message the responder is receiving, by msn & (window - 1).  A READ's
+ * request stays recorded after it completes, until message msn + window
+ * takes the slot: only a request that repeats it (or the rest of it from
+ * one of its PSNs) is served again.
+ */
 struct mrc_msg {
 	u32 msn;
 	bool used;
@@ -378,6 +383,12 @@ struct mrc_msg {
 	bool se;
 	u8 kind;		/* enum mrc_msg_kind */
 	u8 status;		/* enum ib_wc_status of the completion */
+	bool replayed;		/* READ: served again at @replay_ns */
+	u16 npkts;		/* READ: PSNs from @psn, 0 until served */
+	u32 psn;		/* READ: its first PSN */
+	u32 rkey;		/* READ */
+	u64 va;			/* READ */
+	u64 replay_ns;
 	u32 len;		/* bytes of the whole message */
 	u32 got;		/* bytes placed so far */
 	u32 imm;
@@ -654,6 +665,8 @@ enum mrc_counter {
 	MRC_CNT_CC_PENALTIES,
 	MRC_CNT_PSTAT_TX,
 	MRC_CNT_PSTAT_RX,
+	MRC_CNT_RX_DEFERRED_NACKS,
+	MRC_CNT_RX_READ_REPLAY_REFUSED,
 	MRC_CNT_MAX
 };
 

@@ -625,23 +625,23 @@ static void rx_old_read_duplicate_is_harmless(struct kunit *test)
 	tf_resp_rcv(f, &h, NULL);
 	expect_no_packet(f);
 	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 1);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_READ_REPLAY_REFUSED), 1);
 
 	h = req(MRC_OP_READ_REQ, 100, 0, 0, 0, 64);
 	h.rkey = TF_MR_KEY + 1;
 	tf_resp_rcv(f, &h, NULL);
 	expect_no_packet(f);
 	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 2);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_READ_REPLAY_REFUSED), 2);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 0);
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_DUPLICATES), 2);
 	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 101);
 }
 
 /*
- * A READ longer than a chunk is a protocol violation, fatal, but only from
- * inside the window: ahead of it, where any forged PSN lands with even
- * odds, it is refused with the window as any other packet there, and the
- * QP carries on.
+ * A READ longer than a chunk is a protocol violation: fatal at cum_psn,
+ * refused with the window beyond the window, and dropped unanswered in
+ * between, where a forged PSN lands with odds of one in 2^24 / window.
  */
 static void rx_long_read_ahead_of_window_not_fatal(struct kunit *test)
 {
@@ -656,23 +656,170 @@ static void rx_long_read_ahead_of_window_not_fatal(struct kunit *test)
 	h = req(MRC_OP_READ_REQ, far, 0, 0, 0, len);
 	tf_resp_rcv(f, &h, NULL);
 	expect_nack(f, far, MRC_NACK_PSN_OOR_WINDOW, w, 100);
+	h = req(MRC_OP_READ_REQ, 101, 0, 0, 0, len);
+	tf_resp_rcv(f, &h, NULL);
 	expect_no_packet(f);
 	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_OOR), 2);
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_INVALID), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_DEFERRED_NACKS), 1);
 
-	/* The same READ inside the window fails the QP. */
-	h = req(MRC_OP_READ_REQ, 100 + w - 1, 0, 0, 0, len);
+	/* The same READ at cum_psn fails the QP. */
+	h = req(MRC_OP_READ_REQ, 100, 0, 0, 0, len);
 	tf_resp_rcv(f, &h, NULL);
-	expect_nack(f, 100 + w - 1, MRC_NACK_INVALID_REQUEST, 0, 100);
+	expect_nack(f, 100, MRC_NACK_INVALID_REQUEST, 0, 100);
 	expect_no_packet(f);
 	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_INVALID), 1);
 }
 
+/*
+ * Forged requests at guessed PSNs inside the window: a bad rkey, a READ
+ * out of the MR, a SEND with no receive posted.  None fails the QP, draws
+ * a NACK or marks its PSN; the real packets for those PSNs are then
+ * placed, and the same violation at cum_psn is fatal as ever.
+ */
+static void rx_forged_in_window_cannot_fail_qp(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	h = write_only(105, 5, 0, 64);
+	h.rkey = TF_MR_KEY ^ 0x01;
+	tf_resp_rcv(f, &h, pat2);
+	h = req(MRC_OP_READ_REQ, 107, 7, TF_MR_LEN - 8, 0, 64);
+	tf_resp_rcv(f, &h, NULL);
+	h = req(MRC_OP_SEND_ONLY, 103, 3, 0, 64, 64);
+	tf_resp_rcv(f, &h, pat2);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_DEFERRED_NACKS), 3);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_RKEY), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_ACCESS), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_NACK_TX_RNR), 0);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, TF_NPAGES * PAGE_SIZE), 0);
+
+	/* The real WRITE of PSN 105 is new, not a duplicate. */
+	h = write_only(105, 5, 512, 64);
+	tf_resp_rcv(f, &h, pat);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 512, pat, 64), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_DUPLICATES), 0);
+	tf_pop_all(f, &h);
+
+	h = write_only(100, 0, 0, 64);
+	h.rkey = TF_MR_KEY ^ 0x01;
+	tf_resp_rcv(f, &h, pat2);
+	expect_nack(f, 100, MRC_NACK_RKEY_VIOLATION, 0, 100);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+}
+
+/*
+ * A blind WRITE that guessed a PSN in the window but not the MSN: a
+ * message cannot be further ahead than its PSN, so it is dropped, its PSN
+ * stays unmarked, and the real packet for that PSN is placed.
+ */
+static void rx_blind_write_wrong_msn_dropped(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+
+	h = write_only(110, 11, 0, 64);
+	tf_resp_rcv(f, &h, pat2);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 1);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, TF_NPAGES * PAGE_SIZE), 0);
+
+	h = write_only(110, 10, 0, 64);
+	tf_resp_rcv(f, &h, pat);
+	KUNIT_EXPECT_EQ(test, mr_diff(f, 0, pat, 64), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_DUPLICATES), 0);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_OOO_PLACED), 1);
+	tf_pop_all(f, &h);
+}
+
+/* @n READ responses of PSNs from @psn, the last one answering message @msn. */
+static void expect_read_resps(struct tf *f, u32 psn, u32 msn, u32 n)
+{
+	struct mrc_hdrs r;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		tf_pop(f, &r);
+		KUNIT_EXPECT_GE(f->test, r.opcode, MRC_OP_READ_RESP_FIRST);
+		KUNIT_EXPECT_LE(f->test, r.opcode, MRC_OP_READ_RESP_ONLY);
+		KUNIT_EXPECT_EQ(f->test, r.psn, mrc_psn_add(psn, i));
+		KUNIT_EXPECT_EQ(f->test, r.msn, msn);
+	}
+}
+
+/*
+ * A seen READ PSN is served again only for a repeat of the READ served
+ * there, whole or from one of its PSNs to its end, and not twice within
+ * MRC_READ_REPLAY_GAP_US; a READ request at the PSN of a WRITE, or with
+ * another address, length or rkey, gets nothing.
+ */
+static void rx_read_replay_only_of_a_served_read(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_msg *m = &f->qp->resp.msgs[0];
+	u32 len = 3 * TF_MTU;
+	struct mrc_hdrs h, w;
+
+	h = req(MRC_OP_READ_REQ, 100, 0, 0, 0, len);
+	tf_resp_rcv(f, &h, NULL);
+	expect_read_resps(f, 100, 0, 3);
+	w = write_only(103, 1, 2048, 64);
+	tf_resp_rcv(f, &w, pat);
+	tf_pop_all(f, &w);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.cum_psn, 104);
+
+	/* Forged: another address, a longer read, another rkey, a WRITE's PSN. */
+	h = req(MRC_OP_READ_REQ, 100, 0, 1024, 0, len);
+	tf_resp_rcv(f, &h, NULL);
+	h = req(MRC_OP_READ_REQ, 100, 0, 0, 0, len + 1);
+	tf_resp_rcv(f, &h, NULL);
+	h = req(MRC_OP_READ_REQ, 100, 0, 0, 0, len);
+	h.rkey = TF_MR_KEY + (1 << 8);
+	tf_resp_rcv(f, &h, NULL);
+	h = req(MRC_OP_READ_REQ, 103, 1, 2048, 0, 64);
+	tf_resp_rcv(f, &h, NULL);
+	/* Not a suffix: the middle PSN alone. */
+	h = req(MRC_OP_READ_REQ, 101, 0, TF_MTU, 0, TF_MTU);
+	tf_resp_rcv(f, &h, NULL);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_READ_REPLAY_REFUSED), 5);
+	expect_no_packet(f);
+
+	/* The requester's own repeat of the rest from PSN 101: served. */
+	h = req(MRC_OP_READ_REQ, 101, 0, TF_MTU, 0, len - TF_MTU);
+	tf_resp_rcv(f, &h, NULL);
+	expect_read_resps(f, 101, 0, 2);
+	tf_pop_all(f, &w);
+	KUNIT_EXPECT_TRUE(test, m->replayed);
+
+	/*
+	 * Again within the gap (the last replay's time set ahead, so no
+	 * clock can make this late): refused; once the gap has passed, the
+	 * whole READ is served again.
+	 */
+	m->replay_ns = ktime_get_ns() + NSEC_PER_SEC;
+	tf_resp_rcv(f, &h, NULL);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_READ_REPLAY_REFUSED), 6);
+	m->replay_ns = ktime_get_ns() - 2 * MRC_READ_REPLAY_GAP_US * NSEC_PER_USEC;
+	h = req(MRC_OP_READ_REQ, 100, 0, 0, 0, len);
+	tf_resp_rcv(f, &h, NULL);
+	expect_read_resps(f, 100, 0, 3);
+	tf_pop_all(f, &w);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_READ_REPLAY_REFUSED), 6);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+}
+
 static struct kunit_case mrc_rx_cases[] = {
 	KUNIT_CASE(rx_old_read_duplicate_is_harmless),
 	KUNIT_CASE(rx_long_read_ahead_of_window_not_fatal),
+	KUNIT_CASE(rx_forged_in_window_cannot_fail_qp),
+	KUNIT_CASE(rx_blind_write_wrong_msn_dropped),
+	KUNIT_CASE(rx_read_replay_only_of_a_served_read),
 	KUNIT_CASE(rx_in_order_advances_cum),
 	KUNIT_CASE(rx_gap_sets_sack_bits),
 	KUNIT_CASE(rx_far_arrival_reported_with_neighbours),
