@@ -42,6 +42,23 @@ static bool mrc_comp_in_flight(const struct mrc_qp *qp, u32 psn)
 	return mrc_psn_fwd(psn, qp->req.psn_una) < mrc_req_used(qp);
 }
 
+/*
+ * An acknowledgment speaks of PSNs this requester sent: the PSN it
+ * answers and its cumulative PSN lie in [psn_una - ring_size, psn_next].
+ * Older ones are from a past the ring no longer holds, newer ones would
+ * acknowledge what was never sent: not the peer's, or not of this flight.
+ * Late ones inside the range are the peer's, overtaken by a newer one, and
+ * harmless (they acknowledge nothing new).  A blind forger must land two
+ * PSNs in that range, with odds of about (2 ring_size / 2^24)^2.
+ */
+static bool mrc_comp_ack_fresh(const struct mrc_qp *qp, u32 psn)
+{
+	const struct mrc_req *req = &qp->req;
+	u32 from = mrc_psn_add(req->psn_una, MRC_PSN_MASK + 1 - req->ring_size);
+
+	return mrc_psn_fwd(psn, from) <= mrc_psn_fwd(req->psn_next, from);
+}
+
 static void mrc_comp_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)
 {
 	struct mrc_send_ctx *ctx = mrc_sctx(qp, slot->wqe_idx);
@@ -437,9 +454,8 @@ void mrc_comp_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	if (!mrc_comp_requester_active(qp))
 		return;
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_SACK_RX, 1);
-	/* Nothing can be acknowledged that was never sent. */
-	if (mrc_psn_after(cum, req->psn_next)) {
-		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_MALFORMED, 1);
+	if (!mrc_comp_ack_fresh(qp, cum) || !mrc_comp_ack_fresh(qp, h->psn)) {
+		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_ACK_REJECTED, 1);
 		return;
 	}
 
@@ -521,8 +537,13 @@ void mrc_comp_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	if (!mrc_comp_requester_active(qp))
 		return;
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_NACK_RX, 1);
+	/* Late, for a PSN acknowledged since: nothing to do. */
 	if (!mrc_comp_in_flight(qp, h->psn))
 		return;
+	if (!mrc_comp_ack_fresh(qp, h->nack.cum_psn)) {
+		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_ACK_REJECTED, 1);
+		return;
+	}
 	slot = mrc_slot(qp, h->psn);
 	ctx = mrc_sctx(qp, slot->wqe_idx);
 
@@ -565,6 +586,7 @@ void mrc_comp_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		break;
 	}
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_comp_nack_rcv);
 
 /**
  * mrc_comp_read_resp_rcv() - place one READ response packet

@@ -347,7 +347,7 @@ static void rel_sack_beyond_psn_next_ignored(struct kunit *test)
 
 	/* Acknowledges PSN 0, never sent: dropped whole. */
 	sack(f, 1, 0);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 1);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_ACK_REJECTED), 1);
 	KUNIT_EXPECT_EQ(test, req->psn_una, 0xffffff);
 	expect_no_cqe(f);
 
@@ -361,9 +361,82 @@ static void rel_sack_beyond_psn_next_ignored(struct kunit *test)
 	sack(f, 0, 0);
 	KUNIT_EXPECT_EQ(test, req->psn_una, 0);
 	expect_cqe(f, 30, 64);
-	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 1);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_ACK_REJECTED), 1);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 0);
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_SACK_RX), 3);
 	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+}
+
+/*
+ * A SACK from before what the ring remembers, or answering a PSN never
+ * sent, is not the peer's SACK of this flight: it must not cut the send
+ * window, feed NSCC or judge an EV.  One overtaken inside the range is
+ * the peer's and harmless.  Likewise a NACK whose cumulative PSN is out
+ * of the range cannot fail the QP.
+ */
+static void rel_stale_or_forged_ack_changes_nothing(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_req *req = &f->qp->req;
+	u32 ring = req->ring_size, win, cwnd;
+	struct mrc_hdrs junk, h = {
+		.opcode = MRC_OP_SACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.sack = { .window = 1, .penalty = MRC_SACK_PENALTY_MAX,
+			  .flags = MRC_SACK_M_SKIP_ONCE },
+	};
+	struct mrc_hdrs n = {
+		.opcode = MRC_OP_NACK,
+		.dqpn = f->qp->ibqp.qp_num,
+		.psn = SQ_PSN + 1,
+		.nack = { .reason = MRC_NACK_ACCESS },
+	};
+
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 40, 0, 4 * TF_MTU);
+	tf_req_run(f);
+	tf_pop_all(f, &junk);
+	sack(f, SQ_PSN + 1, 0);
+	KUNIT_ASSERT_EQ(test, req->psn_una, SQ_PSN + 1);
+	win = req->window;
+	cwnd = req->cc.cwnd;
+
+	/* Stale: cum before psn_una - ring_size. */
+	h.psn = SQ_PSN + 1;
+	h.sack.cum_psn = SQ_PSN - ring;
+	h.sack.sack_psn = h.sack.cum_psn;
+	tf_sack_rcv(f, &h);
+	/* Forged: cum in range, but answering a PSN never sent. */
+	h.sack.cum_psn = SQ_PSN + 1;
+	h.sack.sack_psn = h.sack.cum_psn;
+	h.psn = SQ_PSN + 4 + 1;
+	tf_sack_rcv(f, &h);
+	h.psn = SQ_PSN - ring;
+	tf_sack_rcv(f, &h);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_ACK_REJECTED), 3);
+	KUNIT_EXPECT_EQ(test, req->window, win);
+	KUNIT_EXPECT_EQ(test, req->cc.cwnd, cwnd);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_CC_PENALTIES), 0);
+	KUNIT_EXPECT_EQ(test, req->psn_una, SQ_PSN + 1);
+
+	/* A fatal NACK of an in-flight PSN, cum out of range: ignored. */
+	n.nack.cum_psn = SQ_PSN + 4 + 1;
+	spin_lock_bh(&f->qp->lock);
+	mrc_comp_nack_rcv(f->qp, &n, &f->out);
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_ACK_REJECTED), 4);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
+
+	/* Overtaken, inside the range: the peer's, and it acks nothing new. */
+	h.psn = SQ_PSN;
+	h.sack.cum_psn = SQ_PSN;
+	h.sack.sack_psn = h.sack.cum_psn;
+	h.sack.window = MRC_WINDOW_DEFAULT;
+	h.sack.penalty = 0;
+	h.sack.flags = 0;
+	tf_sack_rcv(f, &h);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_ACK_REJECTED), 4);
+	KUNIT_EXPECT_EQ(test, req->psn_una, SQ_PSN + 1);
+	tf_pop_all(f, &junk);
 }
 
 /*
@@ -467,6 +540,7 @@ static struct kunit_case mrc_comp_cases[] = {
 	KUNIT_CASE(rel_far_sack_judges_its_snapshot),
 	KUNIT_CASE(rel_spurious_retransmit_widens_reordering),
 	KUNIT_CASE(rel_sack_beyond_psn_next_ignored),
+	KUNIT_CASE(rel_stale_or_forged_ack_changes_nothing),
 	KUNIT_CASE(rel_penalty_from_backlog),
 	KUNIT_CASE(rel_sack_penalty_shrinks_window),
 	KUNIT_CASE(rel_sacked_past_hole_make_room),
