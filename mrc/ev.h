@@ -184,6 +184,20 @@ struct mrc_ev_probe_wait {
 	struct completion done;
 };
 
+/**
+ * struct mrc_rx_src - where a received packet says it came from
+ * @family: AF_INET or AF_INET6, from the IP header's version
+ * @v4: IPv4 source
+ * @v6: IPv6 source (the inner header's, after SRv6 decapsulation)
+ */
+struct mrc_rx_src {
+	u8 family;
+	union {
+		__be32 v4;
+		struct in6_addr v6;
+	};
+};
+
 /* The route of a QP on one plane: addresses derived from the QP's AV. */
 struct mrc_path {
 	struct mrc_av av;

@@ -131,6 +131,34 @@ void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
 	}
 }
 
+/**
+ * mrc_ev_peer_addr_ok() - did a packet come from the QP's peer?
+ * @qp: the QP, locked, at RTR or later (so its AV and paths are set)
+ * @plane: the plane the packet arrived on
+ * @src: its source address
+ *
+ * The peer sends on plane k from its address there, which is what
+ * mrc_ev_resolve() derived as our destination on plane k; a plane without
+ * a path has only the AV's address.  The family must match too: an IPv4
+ * peer's address in an IPv6 packet (::ffff:a.b.c.d) is not the peer.
+ *
+ * Return: true when @src is the peer's address on @plane.
+ */
+bool mrc_ev_peer_addr_ok(const struct mrc_qp *qp, u32 plane,
+			 const struct mrc_rx_src *src)
+{
+	const struct mrc_av *av = &qp->av;
+
+	if (qp->evs && plane < MRC_MAX_PLANES && qp->evs->path[plane].valid)
+		av = &qp->evs->path[plane].av;
+	if (src->family != av->family)
+		return false;
+	if (src->family == AF_INET)
+		return src->v4 == av->daddr.v4;
+	return ipv6_addr_equal(&src->v6, &av->daddr.v6);
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_peer_addr_ok);
+
 /*
  * Draw an entropy of plane @pl not used by slots [0, @upto) or spares.  With
  * @npaths SRv6 paths on the plane the entropy picks path (entropy mod

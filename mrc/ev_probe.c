@@ -45,6 +45,8 @@ void mrc_ev_port_status(struct mrc_qp *qp, u32 seq, u32 down,
 	struct mrc_hdrs c = {
 		.opcode = MRC_OP_PORT_STATUS,
 		.dqpn = qp->attr.dest_qp_num,
+		/* What the peer's responder expects next, give or take. */
+		.psn = qp->req.psn_next,
 		.pstat = { .seq = seq, .down = down },
 	};
 	int avoid = -1, slot, i;
@@ -109,30 +111,52 @@ void mrc_ev_port_status_repeat(struct mrc_qp *qp, struct sk_buff_head *out)
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_port_status_repeat);
 
+/*
+ * A port status is the peer's when it carries the sender's next PSN (within
+ * a window of the PSNs this responder expects, either side: data may
+ * overtake it) and does not say down the plane it came on, which no sender
+ * would use.  A forger who knows the QPN must still guess the PSN.
+ */
+static bool mrc_ev_peer_status_ok(struct mrc_qp *qp, const struct mrc_hdrs *h,
+				  u32 plane)
+{
+	s32 d = mrc_psn_sub(h->psn, qp->resp.cum_psn);
+
+	return abs(d) <= qp->resp.window && plane < MRC_MAX_PLANES &&
+	       !(h->pstat.down & BIT(plane));
+}
+
 /**
  * mrc_ev_peer_status() - the peer's port status arrived
  * @qp: the QP, locked
  * @h: the PORT_STATUS packet
+ * @plane: the plane it arrived on
  *
  * Its planes that are down are down for this QP: their slots go
  * ASSUMED_BAD at their next turn and are not probed, exactly as for a plane
  * down here.  A plane the peer has back is probed again and its EVs come
- * back as probes succeed.  An update older than one applied is ignored.
+ * back as probes succeed.  An update older than one applied is ignored;
+ * one that cannot be the peer's is dropped and counted.
  *
  * Return: true when @h was applied.
  */
-bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h)
+bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h, u32 plane)
 {
 	struct mrc_evset *s = qp->evs;
 	u32 was;
 
-	if (!s || (s->peer_seq_valid &&
-		   (s32)(h->pstat.seq - s->peer_seq) <= 0))
+	if (!s)
+		return false;
+	if (!mrc_ev_peer_status_ok(qp, h, plane)) {
+		mrc_count(qp->mdev, plane, MRC_CNT_PSTAT_REJECTED, 1);
+		return false;
+	}
+	if (s->peer_seq_valid && (s32)(h->pstat.seq - s->peer_seq) <= 0)
 		return false;
 	s->peer_seq = h->pstat.seq;
 	s->peer_seq_valid = true;
 	was = s->peer_down;
-	s->peer_down = h->pstat.down & GENMASK(MRC_MAX_PLANES - 1, 0);
+	s->peer_down = h->pstat.down & GENMASK(qp->mdev->nports - 1, 0);
 	if (was & ~s->peer_down)
 		mrc_ev_arm_probes(qp);
 	return true;

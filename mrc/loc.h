@@ -30,6 +30,7 @@ struct mrc_evprof_cfg;
 struct mrc_evprof_req;
 struct mrc_net;
 struct mrc_plane;
+struct mrc_rx_src;
 struct mrc_srv6_dst;
 struct mrc_srv6_path;
 struct net;
@@ -241,6 +242,7 @@ static inline void mrc_qp_unlock_xmit(struct mrc_qp *qp,
 }
 
 /* recv.c: the receive demultiplexer */
+extern unsigned int mrc_src_check;
 int mrc_recv_udp(struct sock *sk, struct sk_buff *skb);
 
 /* requester.c: under qp->lock; packets go on @out, sent after unlock */
@@ -294,7 +296,7 @@ void mrc_ev_port_status(struct mrc_qp *qp, u32 seq, u32 down,
 void mrc_ev_planes_changed(struct mrc_qp *qp, u32 seq, u32 down,
 			   struct sk_buff_head *out);
 void mrc_ev_port_status_repeat(struct mrc_qp *qp, struct sk_buff_head *out);
-bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h);
+bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h, u32 plane);
 void mrc_ev_probe_answered(struct mrc_qp *qp, u32 ref_ev);
 int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
 		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out);
@@ -309,6 +311,8 @@ void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
 		    struct mrc_path *paths);
 void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
 		    struct mrc_srv6_dst *srv6);
+bool mrc_ev_peer_addr_ok(const struct mrc_qp *qp, u32 plane,
+			 const struct mrc_rx_src *src);
 void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
 		      u32 event_mask, u8 format);
 int mrc_ev_init(struct mrc_qp *qp);

@@ -10,6 +10,7 @@
 
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/moduleparam.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/inet_ecn.h>
@@ -17,6 +18,31 @@
 #include <net/ipv6.h>
 
 #include "mrc.h"
+
+/*
+ * A QP hears only its peer: a packet whose source is not the peer's address
+ * on its arrival plane is dropped (2), or only counted (1) where hosts are
+ * numbered so that mrc_ev_resolve() cannot know the peer's address on every
+ * plane, or let through uncounted (0).  Documentation/wire-format.md, the
+ * threat model, says what this stops and what it cannot.
+ */
+enum { MRC_SRC_CHECK_OFF, MRC_SRC_CHECK_COUNT, MRC_SRC_CHECK_ENFORCE };
+unsigned int mrc_src_check = MRC_SRC_CHECK_ENFORCE;
+
+static int mrc_src_check_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, MRC_SRC_CHECK_OFF,
+				     MRC_SRC_CHECK_ENFORCE);
+}
+
+static const struct kernel_param_ops mrc_src_check_ops = {
+	.set = mrc_src_check_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(src_check, &mrc_src_check_ops, &mrc_src_check, 0644);
+MODULE_PARM_DESC(src_check,
+		 "packets not from the QP's peer: 0 accept, 1 count, 2 drop and count (default)");
 
 static unsigned int mrc_recv_plane(struct mrc_device *mdev,
 				   const struct net_device *ndev)
@@ -33,8 +59,9 @@ static unsigned int mrc_recv_plane(struct mrc_device *mdev,
 }
 
 /* Requests to the responder, responses and control to the requester. */
-static void mrc_recv_qp(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			const void *payload, struct sk_buff_head *out)
+static void mrc_recv_qp(struct mrc_qp *qp, unsigned int plane,
+			const struct mrc_hdrs *h, const void *payload,
+			struct sk_buff_head *out)
 {
 	switch (h->opcode) {
 	case MRC_OP_SACK:
@@ -45,7 +72,7 @@ static void mrc_recv_qp(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		break;
 	case MRC_OP_PORT_STATUS:
 		/* The second copy, or one overtaken, changes nothing. */
-		if (mrc_ev_peer_status(qp, h))
+		if (mrc_ev_peer_status(qp, h, plane))
 			mrc_count(qp->mdev, qp->av.plane, MRC_CNT_PSTAT_RX, 1);
 		break;
 	case MRC_OP_READ_RESP_FIRST:
@@ -60,13 +87,25 @@ static void mrc_recv_qp(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	}
 }
 
+/* Under qp->lock (the AV and paths change under it). */
+static bool mrc_recv_from_peer(struct mrc_qp *qp, unsigned int plane,
+			       const struct mrc_rx_src *src)
+{
+	unsigned int mode = READ_ONCE(mrc_src_check);
+
+	if (mode == MRC_SRC_CHECK_OFF || mrc_ev_peer_addr_ok(qp, plane, src))
+		return true;
+	return mode == MRC_SRC_CHECK_COUNT;
+}
+
 /*
  * One MRC packet, data at the BTH.  Return: true when it was processed
  * (whatever the protocol made of it: a duplicate is answered too), false
  * when it was dropped before anything could take it.
  */
 static bool mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
-			 struct sk_buff *skb, bool ce)
+			 struct sk_buff *skb, bool ce,
+			 const struct mrc_rx_src *src)
 {
 	struct sk_buff_head out;
 	struct mrc_hdrs h;
@@ -103,10 +142,14 @@ static bool mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
 	spin_lock(&qp->lock);
 	/* RTR and later receive; only RTS and later send or expect acks. */
 	done = !qp->dead && qp->state >= IB_QPS_RTR && qp->state != IB_QPS_ERR;
-	if (done)
-		mrc_recv_qp(qp, &h, skb->data + h.hdr_len, &out);
-	else
+	if (!done) {
 		mrc_count(mdev, plane, MRC_CNT_RX_BAD_STATE, 1);
+	} else if (!mrc_recv_from_peer(qp, plane, src)) {
+		mrc_count(mdev, plane, MRC_CNT_RX_BAD_SRC, 1);
+		done = false;
+	}
+	if (done)
+		mrc_recv_qp(qp, plane, &h, skb->data + h.hdr_len, &out);
 	spin_unlock(&qp->lock);
 
 	mrc_net_xmit(qp, &out);
@@ -126,6 +169,7 @@ static bool mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
  */
 int mrc_recv_udp(struct sock *sk, struct sk_buff *skb)
 {
+	struct mrc_rx_src src;
 	struct ib_device *ib;
 	bool ce, done = false;
 	unsigned int plane;
@@ -142,18 +186,23 @@ int mrc_recv_udp(struct sock *sk, struct sk_buff *skb)
 	 * SRv6 a switch marks the outer header, which End.DT6 stripped without
 	 * copying CE inward: mrc_srv6_outer_ce() finds it in the headroom.
 	 */
-	if (sk->sk_family == AF_INET6 && ipv6_hdr(skb)->version == 6)
+	if (sk->sk_family == AF_INET6 && ipv6_hdr(skb)->version == 6) {
 		ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb))) ||
 		     mrc_srv6_outer_ce(skb);
-	else
+		src.family = AF_INET6;
+		src.v6 = ipv6_hdr(skb)->saddr;
+	} else {
 		ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
+		src.family = AF_INET;
+		src.v4 = ip_hdr(skb)->saddr;
+	}
 
 	rcu_read_lock();
 	plane = mrc_recv_plane(to_mdev(ib), skb->dev);
 	if (plane < MRC_MAX_PLANES && !skb_linearize(skb) &&
 	    pskb_may_pull(skb, sizeof(struct udphdr))) {
 		__skb_pull(skb, sizeof(struct udphdr));
-		done = mrc_recv_pkt(to_mdev(ib), plane, skb, ce);
+		done = mrc_recv_pkt(to_mdev(ib), plane, skb, ce, &src);
 	}
 	rcu_read_unlock();
 put:

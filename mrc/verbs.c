@@ -59,9 +59,11 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_CC_PENALTIES].name	= "cc_rcv_penalties",
 	[MRC_CNT_PSTAT_TX].name	= "port_status_tx",
 	[MRC_CNT_PSTAT_RX].name	= "port_status_rx",
+	[MRC_CNT_RX_BAD_SRC].name	= "rx_bad_src_addr",
 	[MRC_CNT_RX_DEFERRED_NACKS].name	= "rx_deferred_nacks",
 	[MRC_CNT_RX_READ_REPLAY_REFUSED].name	= "rx_read_replays_refused",
 	[MRC_CNT_RX_ACK_REJECTED].name	= "rx_acks_rejected",
+	[MRC_CNT_PSTAT_REJECTED].name	= "port_status_rx_rejected",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_CNT_MAX);

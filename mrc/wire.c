@@ -238,9 +238,6 @@ int mrc_wire_check(const struct mrc_hdrs *h)
 			return mrc_check_sack(h);
 		if (attr & A_NACK)
 			return mrc_check_nack(h);
-		/* A port status is no part of the PSN sequence. */
-		if ((attr & A_PSTAT) && h->psn)
-			return -EBADMSG;
 		return 0;
 	}
 

@@ -25,6 +25,7 @@
  * a packet is its EV's (the AV's under UDP).
  */
 #include <kunit/test.h>
+#include <linux/inet.h>
 #include <linux/module.h>
 #include <linux/timer.h>
 
@@ -2371,19 +2372,27 @@ static void ev_stev_packets_labelled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_ev_label(s, av, s->ev[slot].value), 0x12345U);
 }
 
-static bool ev_peer_status(struct tf *f, u32 seq, u32 down)
+static bool ev_peer_status_at(struct tf *f, u32 psn, u32 plane, u32 seq,
+			      u32 down)
 {
 	struct mrc_hdrs h = {
 		.opcode = MRC_OP_PORT_STATUS,
 		.dqpn = f->qp->ibqp.qp_num,
+		.psn = psn,
 		.pstat = { .seq = seq, .down = down },
 	};
 	bool applied;
 
 	spin_lock_bh(&f->qp->lock);
-	applied = mrc_ev_peer_status(f->qp, &h);
+	applied = mrc_ev_peer_status(f->qp, &h, plane);
 	spin_unlock_bh(&f->qp->lock);
 	return applied;
+}
+
+/* As the peer sends it: its next PSN, on its first plane that is up. */
+static bool ev_peer_status(struct tf *f, u32 seq, u32 down)
+{
+	return ev_peer_status_at(f, f->qp->resp.cum_psn, ffz(down), seq, down);
 }
 
 /* Two passes of picks: none lands on @pl. */
@@ -2439,6 +2448,94 @@ static void ev_peer_status_planes(struct kunit *test)
 }
 
 /*
+ * A forged port status, from someone who knows the QPN only: a PSN outside
+ * a window of the responder's, or saying down the plane it came on.  It
+ * changes nothing, and the peer's own next update still applies.
+ */
+static void ev_peer_status_forged(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u32 cum = f->qp->resp.cum_psn, w = f->qp->resp.window;
+	u32 all = GENMASK(EV_PLANES - 1, 1), pl, rejected = 0;
+
+	KUNIT_EXPECT_FALSE(test, ev_peer_status_at(f, mrc_psn_add(cum, w + 1),
+						   0, 7, all));
+	KUNIT_EXPECT_FALSE(test, ev_peer_status_at(f, mrc_psn_add(cum, -(w + 1)),
+						   0, 7, all));
+	KUNIT_EXPECT_FALSE(test, ev_peer_status_at(f, cum, 1, 7, all));
+	KUNIT_EXPECT_EQ(test, s->peer_down, 0U);
+	KUNIT_EXPECT_FALSE(test, s->peer_seq_valid);
+	for (pl = 0; pl < EV_PLANES; pl++)
+		rejected += ev_cnt(f, pl, MRC_CNT_PSTAT_REJECTED);
+	KUNIT_EXPECT_EQ(test, rejected, 3U);
+	KUNIT_EXPECT_EQ(test, ev_cnt(f, 1, MRC_CNT_PSTAT_REJECTED), 1U);
+
+	/* The edges of the window are the peer's. */
+	KUNIT_EXPECT_TRUE(test, ev_peer_status_at(f, mrc_psn_add(cum, w), 0, 1,
+						  BIT(4)));
+	KUNIT_EXPECT_TRUE(test, ev_peer_status_at(f, mrc_psn_add(cum, -w), 0, 2,
+						  BIT(5)));
+	KUNIT_EXPECT_EQ(test, s->peer_down, BIT(5));
+}
+
+static bool ev_from4(struct tf *f, u32 plane, u32 addr)
+{
+	struct mrc_rx_src src = { .family = AF_INET, .v4 = htonl(addr) };
+
+	return mrc_ev_peer_addr_ok(f->qp, plane, &src);
+}
+
+static bool ev_from6(struct tf *f, u32 plane, const char *addr)
+{
+	struct mrc_rx_src src = { .family = AF_INET6 };
+
+	KUNIT_ASSERT_EQ(f->test, in6_pton(addr, -1, src.v6.s6_addr, -1, NULL), 1);
+	return mrc_ev_peer_addr_ok(f->qp, plane, &src);
+}
+
+/*
+ * Only the peer's address on the arrival plane passes the source check:
+ * not another plane's, not a neighbour's, not the same IPv4 address mapped
+ * into IPv6; a plane without a path has only the AV's address.
+ */
+static void ev_peer_addr_per_plane(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_path *p;
+	u32 pl;
+
+	f->qp->av.family = AF_INET;
+	f->qp->av.plane = 0;
+	f->qp->av.daddr.v4 = htonl(0x0a000002);
+	ev_install_mask(f, GENMASK(EV_PLANES - 1, 0) & ~BIT(2), EV_N);
+
+	for (pl = 0; pl < EV_PLANES; pl++) {
+		if (pl == 2)
+			continue;
+		KUNIT_EXPECT_TRUE(test, ev_from4(f, pl, 0x0a000002 | pl << 8));
+		KUNIT_EXPECT_FALSE(test, ev_from4(f, pl, 0x0a000003 | pl << 8));
+		KUNIT_EXPECT_FALSE(test, ev_from4(f, pl, 0x0a000002 | (pl ^ 1) << 8));
+	}
+	KUNIT_EXPECT_TRUE(test, ev_from4(f, 2, 0x0a000002));
+	KUNIT_EXPECT_FALSE(test, ev_from4(f, 2, 0x0a000202));
+	KUNIT_EXPECT_FALSE(test, ev_from6(f, 0, "::ffff:10.0.0.2"));
+	KUNIT_EXPECT_FALSE(test, ev_from6(f, 0, "::a00:2"));
+
+	/* An IPv6 path: the whole address counts, and IPv4 never matches it. */
+	spin_lock_bh(&f->qp->lock);
+	p = &f->qp->evs->path[3];
+	p->av.family = AF_INET6;
+	KUNIT_EXPECT_EQ(test, in6_pton("fc00:0:3::2", -1, p->av.daddr.v6.s6_addr,
+				       -1, NULL), 1);
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_TRUE(test, ev_from6(f, 3, "fc00:0:3::2"));
+	KUNIT_EXPECT_FALSE(test, ev_from6(f, 3, "fc00:0:3::3"));
+	KUNIT_EXPECT_FALSE(test, ev_from6(f, 3, "fc00:1:3::2"));
+	KUNIT_EXPECT_FALSE(test, ev_from4(f, 3, 0x0a000302));
+}
+
+/*
  * A plane of the device changed: two PORT_STATUS packets to the peer QP,
  * outside the PSN sequence, on two planes, never on a plane that is down
  * here; and the probes run now, not when the backoff of a dead plane says.
@@ -2465,7 +2562,7 @@ static void ev_port_status_packets(struct kunit *test)
 		tf_pop(f, &h[i]);
 		KUNIT_EXPECT_EQ(test, h[i].opcode, MRC_OP_PORT_STATUS);
 		KUNIT_EXPECT_EQ(test, h[i].dqpn, f->qp->attr.dest_qp_num);
-		KUNIT_EXPECT_EQ(test, h[i].psn, 0U);
+		KUNIT_EXPECT_EQ(test, h[i].psn, EV_SQ_PSN);
 		KUNIT_EXPECT_EQ(test, h[i].pstat.seq, 7U);
 		KUNIT_EXPECT_EQ(test, h[i].pstat.down, 0xbeU);
 		pl = mrc_ev_plane(h[i].ev);
@@ -2529,6 +2626,8 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_pick_plane_down),
 	KUNIT_CASE(ev_pick_fallback_live_plane),
 	KUNIT_CASE(ev_peer_status_planes),
+	KUNIT_CASE(ev_peer_addr_per_plane),
+	KUNIT_CASE(ev_peer_status_forged),
 	KUNIT_CASE(ev_port_status_packets),
 	KUNIT_CASE(ev_port_status_repeat_stored),
 	KUNIT_CASE(ev_retire_takes_spare),

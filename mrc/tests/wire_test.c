@@ -111,7 +111,7 @@ static const u8 vec_probe[] = {
 	0xa7, 0x13, 0x42, 0xf9,
 };
 
-/* PORT_STATUS: no PSN; planes 2 and 7 of the sender down. */
+/* PORT_STATUS at PSN 0; planes 2 and 7 of the sender down. */
 static const u8 vec_port_status[] = {
 	0xdf, 0x00, 0x01, 0x00,
 	0x00, 0x00, 0x00, 0x88,
@@ -220,7 +220,6 @@ static void sample_hdrs(u8 op, struct mrc_hdrs *h)
 		h->probe.token = ~0ULL;
 		return;
 	case MRC_OP_PORT_STATUS:
-		h->psn = 0;
 		h->pstat.seq = ~0U;
 		h->pstat.down = ~0U;
 		return;
@@ -653,8 +652,8 @@ static void data_lengths_must_fit_the_opcode(struct kunit *test)
 	EXPECT_BAD(MRC_OP_PROBE, h.payload_len = 1);
 	EXPECT_BAD(MRC_OP_PROBE, h.dqpn = MRC_PSN_MASK + 1);
 	EXPECT_BAD(MRC_OP_PROBE, h.psn = ~0U);
-	/* A port status is outside the PSN sequence, and carries no data. */
-	EXPECT_BAD(MRC_OP_PORT_STATUS, h.psn = 1);
+	/* A port status carries a 24-bit PSN (its sender's next) and no data. */
+	EXPECT_BAD(MRC_OP_PORT_STATUS, h.psn = ~0U);
 	EXPECT_BAD(MRC_OP_PORT_STATUS, h.payload_len = 4);
 	EXPECT_BAD(MRC_OP_PORT_STATUS, h.msn = 1);
 #undef EXPECT_BAD
