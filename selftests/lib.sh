@@ -555,6 +555,19 @@ mrc_counter_sum()
 	[ $any = 1 ] && echo "$sum" || echo missing
 }
 
+# check_from_peers DESCRIPTION: on a healthy fabric every packet of the pair's
+# devices passes the source check and every port status is the peer's: the
+# rejection counters of both devices are exactly 0.
+check_from_peers()
+{
+	local c got=""
+	for c in rx_bad_src_addr port_status_rx_rejected; do
+		got+="$c $(mrc_counter_sum "$H1" "$MRC_DEV1" $c) $(mrc_counter_sum "$H2" "$MRC_DEV2" $c) "
+	done
+	check "$1: nothing refused as not from the peer" \
+		"rx_bad_src_addr 0 0 port_status_rx_rejected 0 0 " "$got"
+}
+
 # check_counter_gt DESCRIPTION NS DEV NAME MIN: the summed counter is above MIN.
 check_counter_gt()
 {

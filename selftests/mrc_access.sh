@@ -41,7 +41,8 @@ for bad in rkey past_end before_start late_rkey; do
 	check "$bad: exit status" "0 0" "$srv_rc $cli_rc"
 	# a requester left without its error completion: what each side saw
 	[ "$srv_rc$cli_rc" = 00 ] || for c in nack_rx nack_tx_rkey nack_tx_access retransmits \
-		rto_timeouts retry_exceeded qp_errors rx_malformed; do
+		rto_timeouts retry_exceeded qp_errors rx_malformed rx_deferred_nacks \
+		rx_acks_rejected rx_bad_src_addr; do
 		echo "#   $c: server $(mrc_counter_sum "$H1" "$MRC_DEV1" $c)," \
 			"client $(mrc_counter_sum "$H2" "$MRC_DEV2" $c)"
 	done

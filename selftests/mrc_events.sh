@@ -165,6 +165,7 @@ check "port status: the server applied 3 updates (down, down to the new QP, up)"
 	"$(($(mrc_counter_sum "$H1" "$MRC_DEV1" port_status_rx) - pstat_rx0))"
 check "port status: the client sent at least two copies of each" "yes" \
 	"$([ $(($(mrc_counter_sum "$H2" "$MRC_DEV2" port_status_tx) - pstat_tx0)) -ge 6 ] && echo yes)"
+check_from_peers "port status"
 ifindex1=$(ip netns exec "$H2" cat /sys/class/net/p1/ifindex)
 check "admin down: dev show" \
 	"dev $MRC_DEV2 planes 2|    plane 0 netdev p0 ifindex $(ip netns exec "$H2" cat /sys/class/net/p0/ifindex) state up admin up|    plane 1 netdev p1 ifindex $ifindex1 state down admin down" \

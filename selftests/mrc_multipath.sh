@@ -63,7 +63,8 @@ check_no_qp_errors()
 	check "$1" "$2" "$now"
 	[ "$now" = "$2" ] && return
 	for c in retry_exceeded rnr_retry_exceeded rto_timeouts nack_rx nack_tx_rkey \
-		nack_tx_access nack_tx_invalid rx_malformed tx_dropped; do
+		nack_tx_access nack_tx_invalid rx_malformed tx_dropped rx_deferred_nacks \
+		rx_acks_rejected rx_bad_src_addr port_status_rx_rejected; do
 		why="$why $c=$(sum_counter $c)"
 	done
 	echo "#  $why"
@@ -243,4 +244,5 @@ else
 	mrc_fail "ECN on plane 5: it carried ${d[5]} bytes, the others $others on average"
 fi
 check_no_qp_errors "ECN on plane 5: no QP errors" "$qp_err0"
+check_from_peers "all cases"
 mrc_finish

@@ -309,4 +309,5 @@ rm -rf "$MRC_HELD_DIR"
 
 echo 0 >"$tracing/events/mrc/mrc_ev_retire/enable"
 echo 0 >"$tracing/events/mrc/mrc_ev_state/enable"
+check_from_peers "SRv6 fabric"
 mrc_finish
