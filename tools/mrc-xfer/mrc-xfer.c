@@ -45,7 +45,7 @@
 
 #define XFER_MAGIC	0x6d72632d78666572ULL	/* "mrc-xfer" */
 #define XFER_VERSION	1
-#define CANARY		4096		/* bytes each side of the badwrite MR */
+#define CANARY		4096		/* bytes each side of the server's MR */
 #define MAX_REGION	(1024ULL * 1024 * 1024)	/* write/read keep every message */
 /* Formats use %llu: uint64_t is not unsigned long long everywhere. */
 #define ULL(v)		((unsigned long long)(v))
@@ -604,9 +604,10 @@ static void setup_mem(struct xfer *x)
 		break;
 	default:
 		len = o->size;
-		pad = server ? CANARY : 0;
 		break;
 	}
+	/* What lies beside the MR must stay as it was, whatever arrives. */
+	pad = server ? CANARY : 0;
 	if (server)
 		access |= IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 	x->buf = aligned_alloc(4096, (len + 2 * pad + 4095) & ~4095ULL);
@@ -616,14 +617,13 @@ static void setup_mem(struct xfer *x)
 	memset(x->buf, 0, len + 2 * pad);
 	x->mem = x->buf + pad;
 	x->memlen = len;
+	fill(x->buf, pad, o->seed, 1ULL << 62);
+	fill(x->buf + pad + len, pad, o->seed, (1ULL << 62) + 1);
 	if (o->op == OP_BADWRITE) {
-		if (server) {
-			fill(x->buf, pad, o->seed, 1ULL << 62);
-			fill(x->buf + pad + len, pad, o->seed, (1ULL << 62) + 1);
+		if (server)
 			fill(x->mem, len, o->seed, 0);
-		} else {
+		else
 			fill(x->mem, len, ~o->seed, 1);
-		}
 	}
 	x->mr = ibv_reg_mr(x->pd, x->mem, len, access);
 	if (!x->mr)
@@ -1070,6 +1070,28 @@ static void send_report(struct xfer *x)
 	send_words(x, x->dig, x->ndig);
 }
 
+/* Server: bytes of the canaries beside the MR that are not what was put there. */
+static uint64_t canaries_changed(const struct xfer *x)
+{
+	uint8_t *ref = malloc(CANARY);
+	uint64_t changed = 0, i;
+	int side;
+
+	if (x->o.host)
+		return 0;
+	if (!ref)
+		die(EXIT_VERBS, "out of memory");
+	for (side = 0; side < 2; side++) {
+		const uint8_t *c = side ? x->mem + x->memlen : x->buf;
+
+		fill(ref, CANARY, x->o.seed, (1ULL << 62) + side);
+		for (i = 0; i < CANARY; i++)
+			changed += c[i] != ref[i];
+	}
+	free(ref);
+	return changed;
+}
+
 static int verdict(struct xfer *x, const uint64_t *peer)
 {
 	const struct opts *o = &x->o;
@@ -1098,6 +1120,12 @@ static int verdict(struct xfer *x, const uint64_t *peer)
 	if (bad) {
 		printf("fail mismatch=%llu of msgs=%llu\n", ULL(bad),
 		       ULL(o->iters));
+		return EXIT_MISMATCH;
+	}
+	bad = canaries_changed(x);
+	if (bad) {
+		printf("fail canaries: %llu of the %d bytes beside the MR changed\n",
+		       ULL(bad), 2 * CANARY);
 		return EXIT_MISMATCH;
 	}
 	printf("ok bytes=%llu msgs=%llu digest=%016llx\n",
