@@ -8,6 +8,7 @@
 #   make bench           mrc against rdma_rxe with perftest (a benchmark, not a test)
 #   make bench-multipath one QP over 8 shaped planes: spraying, failover, loss (benchmark)
 #   make bench-srv6      one QP on the shaped SRv6 fabric through a spine failure (benchmark)
+#   make fuzz            hostile packets at live QPs for FUZZ_S seconds in the debug kernel
 
 KVER ?= $(shell tools/testing/vm/stock-kver.sh)
 KDIR ?= /usr/src/linux-headers-$(KVER)
@@ -38,6 +39,9 @@ check:
 demo:
 	tools/testing/demo.sh
 
+fuzz:
+	tools/testing/fuzz.sh
+
 bench:
 	tools/bench/bench.sh
 
@@ -53,4 +57,4 @@ clean:
 	$(MAKE) -C tools/mrc-xfer clean
 	rm -rf .build
 
-.PHONY: all modules modules_install install tools sparse check demo bench bench-multipath bench-srv6 clean
+.PHONY: all modules modules_install install tools sparse check demo fuzz bench bench-multipath bench-srv6 clean

@@ -277,7 +277,7 @@ if wants kunit || wants debug; then
 		# here; a new test lands in the first. The limit is what CI's 90 minutes
 		# leave: a guest that hangs or livelocks ends here with its results
 		# counted, not with CI's own kill.
-		debug2_tests=" mrc_verbs.sh mrc_netem.sh mrc_multipath.sh mrc_qpview.sh mrc_events.sh "
+		debug2_tests=" mrc_verbs.sh mrc_netem.sh mrc_multipath.sh mrc_qpview.sh mrc_events.sh mrc_inject.sh "
 		if wants debug; then
 			while read -r tst; do
 				if [[ $debug2_tests == *" $tst "* ]]; then
