@@ -99,7 +99,8 @@ if [ "${1:-}" = --guest ]; then
 	# counters NAME: what moved the traffic in run NAME (client's, server's CE count)
 	counters() {
 		local c
-		for c in tx_bytes retransmits fast_retransmits rto_timeouts ev_skips ev_assumed_bad cc_decreases; do
+		for c in tx_bytes retransmits fast_retransmits rto_timeouts ev_skips ev_assumed_bad cc_decreases \
+			rx_acks_rejected; do
 			printf ' %s=%s' "$c" "$(mrc_counter_sum "$H2" "$MRC_DEV2" "$c")"
 		done | sed "s/^/C $1/"
 		echo " rx_ecn_ce=$(mrc_counter_sum "$H1" "$MRC_DEV1" rx_ecn_ce)" \
