@@ -68,8 +68,13 @@ fuzz()
 		out=$(ip netns exec "$H1" python3 "$FUZZ" --count "$count" "${seed_arg[@]}" "$@" \
 			2>"$MRC_HELD_DIR/fuzz.err")
 	else
-		out=$(ip netns exec "$H1" "${nobody[@]}" python3 "$FUZZ" --count "$count" \
-			"${seed_arg[@]}" --unprivileged "$@" 2>"$MRC_HELD_DIR/fuzz.err")
+		# nobody cannot read a tree under /root (mode 0700): a copy it can read
+		mkdir -p "$MRC_HELD_DIR/pub" && chmod 755 "$MRC_HELD_DIR" "$MRC_HELD_DIR/pub" &&
+			install -m 644 "$FUZZ" "$MRC_TREE/Documentation/netlink/specs/mrc.yaml" \
+				"$MRC_HELD_DIR/pub/"
+		out=$(ip netns exec "$H1" "${nobody[@]}" python3 "$MRC_HELD_DIR/pub/mrc-nlfuzz" \
+			--spec "$MRC_HELD_DIR/pub/mrc.yaml" --count "$count" "${seed_arg[@]}" \
+			--unprivileged "$@" 2>"$MRC_HELD_DIR/fuzz.err")
 	fi
 	rc=$?
 	cat "$MRC_HELD_DIR/fuzz.err"
