@@ -69,6 +69,7 @@ run_all()
 	run_pair 18515 ib_write_bw -d "$MRC_DEV1" -x "$MRC_GID1" -F -s 65536 -n 50 -- \
 		ib_write_bw -d "$MRC_DEV2" -x "$MRC_GID2" -F -s 65536 -n 50 10.0.0.1
 	check "$c: ib_write_bw: exit status" "0 0" "$srv_rc $cli_rc"
+	check_perf_line "$c: ib_write_bw moved 50 messages of 64 KiB" "$cli_out" 65536 50
 }
 
 # condition COUNTER DEBUG-OPS NETEM-ARGS...: mrc-xfer in every mode, or in the debug
