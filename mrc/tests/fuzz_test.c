@@ -55,6 +55,7 @@ static u32 rnd_below(struct rnd_state *rnd, u32 n)
 	}
 }
 
+/* Requests first (the responder's), then responses and the rest. */
 static const u8 known_ops[] = {
 	MRC_OP_SEND_FIRST, MRC_OP_SEND_MIDDLE, MRC_OP_SEND_LAST,
 	MRC_OP_SEND_LAST_IMM, MRC_OP_SEND_ONLY, MRC_OP_SEND_ONLY_IMM,
@@ -64,6 +65,18 @@ static const u8 known_ops[] = {
 	MRC_OP_READ_RESP_LAST, MRC_OP_READ_RESP_ONLY, MRC_OP_UD_SEND_ONLY,
 	MRC_OP_SACK, MRC_OP_NACK, MRC_OP_PROBE, MRC_OP_PORT_STATUS,
 };
+
+#define FUZZ_REQ_OPS	(MRC_OP_READ_REQ - MRC_OP_SEND_FIRST + 1)
+
+/* The retryable ones first: FUZZ_RETRY_REASONS of them. */
+static const u8 nack_reasons[] = {
+	MRC_NACK_TRIMMED, MRC_NACK_TRIMMED_LASTHOP, MRC_NACK_PSN_OOR_WINDOW,
+	MRC_NACK_NO_RESOURCE, MRC_NACK_RNR, MRC_NACK_INVALID_REQUEST,
+	MRC_NACK_RKEY_VIOLATION, MRC_NACK_ACCESS, MRC_NACK_REMOTE_OP,
+	MRC_NACK_UNEXP_EVENT,
+};
+
+#define FUZZ_RETRY_REASONS	5
 
 /*
  * Bytes that look like a packet: a known opcode and version, reserved bytes
@@ -170,14 +183,7 @@ static void fuzz_valid_hdrs(struct rnd_state *rnd, struct mrc_hdrs *h)
 			h->sack.ref_ts = ((u64)rnd32(rnd) << 32) | rnd32(rnd);
 		h->sack.ref_ev = rnd32(rnd);
 	} else if (op == MRC_OP_NACK) {
-		static const u8 reasons[] = {
-			MRC_NACK_TRIMMED, MRC_NACK_TRIMMED_LASTHOP,
-			MRC_NACK_PSN_OOR_WINDOW, MRC_NACK_NO_RESOURCE, MRC_NACK_RNR,
-			MRC_NACK_INVALID_REQUEST, MRC_NACK_RKEY_VIOLATION,
-			MRC_NACK_ACCESS, MRC_NACK_REMOTE_OP, MRC_NACK_UNEXP_EVENT,
-		};
-
-		h->nack.reason = reasons[rnd32(rnd) % ARRAY_SIZE(reasons)];
+		h->nack.reason = nack_reasons[rnd32(rnd) % ARRAY_SIZE(nack_reasons)];
 		h->nack.cum_psn = rnd32(rnd) & MRC_PSN_MASK;
 		h->nack.ref_ev = rnd32(rnd);
 		if (h->nack.reason == MRC_NACK_PSN_OOR_WINDOW)
@@ -263,13 +269,6 @@ static u32 psn_at(u32 base, s32 d)
  */
 static void fuzz_responder(struct kunit *test)
 {
-	static const u8 ops[] = {
-		MRC_OP_SEND_FIRST, MRC_OP_SEND_MIDDLE, MRC_OP_SEND_LAST,
-		MRC_OP_SEND_LAST_IMM, MRC_OP_SEND_ONLY, MRC_OP_SEND_ONLY_IMM,
-		MRC_OP_WRITE_FIRST, MRC_OP_WRITE_MIDDLE, MRC_OP_WRITE_LAST,
-		MRC_OP_WRITE_LAST_IMM, MRC_OP_WRITE_ONLY, MRC_OP_WRITE_ONLY_IMM,
-		MRC_OP_READ_REQ,
-	};
 	struct tf *f = test->priv;
 	struct mrc_resp *r = &f->qp->resp;
 	u32 i, iters = fuzz_iters, placed = 0, w;
@@ -304,7 +303,7 @@ static void fuzz_responder(struct kunit *test)
 			do {
 				d = (s32)rnd_below(&rnd, 4 * w) - 2 * (s32)w;
 			} while (!d);
-			h.opcode = ops[rnd32(&rnd) % ARRAY_SIZE(ops)];
+			h.opcode = known_ops[rnd32(&rnd) % FUZZ_REQ_OPS];
 			h.psn = psn_at(cum, d);
 			h.msn = r->msn_done + (s32)rnd_below(&rnd, 8) - 2;
 			h.rq_msn = rnd_below(&rnd, 4);
@@ -349,12 +348,6 @@ static void fuzz_responder(struct kunit *test)
  */
 static void fuzz_completer(struct kunit *test)
 {
-	static const u8 reasons[] = {
-		MRC_NACK_TRIMMED, MRC_NACK_TRIMMED_LASTHOP, MRC_NACK_PSN_OOR_WINDOW,
-		MRC_NACK_NO_RESOURCE, MRC_NACK_RNR, MRC_NACK_INVALID_REQUEST,
-		MRC_NACK_RKEY_VIOLATION, MRC_NACK_ACCESS, MRC_NACK_REMOTE_OP,
-		MRC_NACK_UNEXP_EVENT,
-	};
 	struct tf *f = test->priv;
 	struct mrc_req *req = &f->qp->req;
 	u32 i, iters = fuzz_iters, posted = 0, done = 0;
@@ -408,9 +401,9 @@ static void fuzz_completer(struct kunit *test)
 			tf_sack_rcv(f, &h);
 		} else {
 			h.opcode = MRC_OP_NACK;
-			h.nack.reason = reasons[rnd32(&rnd) % ARRAY_SIZE(reasons)];
+			h.nack.reason = nack_reasons[rnd32(&rnd) % ARRAY_SIZE(nack_reasons)];
 			if (mrc_psn_fwd(h.psn, una) < mrc_psn_fwd(next, una))
-				h.nack.reason = reasons[rnd32(&rnd) % 5];
+				h.nack.reason = nack_reasons[rnd32(&rnd) % FUZZ_RETRY_REASONS];
 			h.nack.cum_psn = psn_at(una, (s32)rnd_below(&rnd, 2 * span) - (s32)span);
 			if (h.nack.reason == MRC_NACK_PSN_OOR_WINDOW)
 				h.nack.info = 1 + rnd_below(&rnd, MRC_PSN_WINDOW_MAX);
