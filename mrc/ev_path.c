@@ -131,6 +131,12 @@ void mrc_ev_resolve(struct mrc_qp *qp, const struct mrc_av *av,
 	}
 }
 
+/* Does the QP know its peer's address on @plane (a path there)? */
+bool mrc_ev_peer_addr_known(const struct mrc_qp *qp, u32 plane)
+{
+	return qp->evs && plane < MRC_MAX_PLANES && qp->evs->path[plane].valid;
+}
+
 /**
  * mrc_ev_peer_addr_ok() - did a packet come from the QP's peer?
  * @qp: the QP, locked, at RTR or later (so its AV and paths are set)
@@ -149,7 +155,7 @@ bool mrc_ev_peer_addr_ok(const struct mrc_qp *qp, u32 plane,
 {
 	const struct mrc_av *av = &qp->av;
 
-	if (qp->evs && plane < MRC_MAX_PLANES && qp->evs->path[plane].valid)
+	if (mrc_ev_peer_addr_known(qp, plane))
 		av = &qp->evs->path[plane].av;
 	if (src->family != av->family)
 		return false;

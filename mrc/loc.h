@@ -313,6 +313,7 @@ void mrc_ev_install(struct mrc_qp *qp, struct mrc_path *paths, u32 n,
 		    struct mrc_srv6_dst *srv6);
 bool mrc_ev_peer_addr_ok(const struct mrc_qp *qp, u32 plane,
 			 const struct mrc_rx_src *src);
+bool mrc_ev_peer_addr_known(const struct mrc_qp *qp, u32 plane);
 void mrc_ev_configure(struct mrc_qp *qp, u32 min_active, u32 backups,
 		      u32 event_mask, u8 format);
 int mrc_ev_init(struct mrc_qp *qp);

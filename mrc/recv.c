@@ -87,7 +87,12 @@ static void mrc_recv_qp(struct mrc_qp *qp, unsigned int plane,
 	}
 }
 
-/* Under qp->lock (the AV and paths change under it). */
+/*
+ * Under qp->lock (the AV and paths change under it).  A packet not from the
+ * peer is counted, and dropped when enforcing, except on a plane without a
+ * path: there the AV's address is only a guess at the peer's (the planes'
+ * addresses gave no path), and dropping would cut the plane off.
+ */
 static bool mrc_recv_from_peer(struct mrc_qp *qp, unsigned int plane,
 			       const struct mrc_rx_src *src)
 {
@@ -95,7 +100,8 @@ static bool mrc_recv_from_peer(struct mrc_qp *qp, unsigned int plane,
 
 	if (mode == MRC_SRC_CHECK_OFF || mrc_ev_peer_addr_ok(qp, plane, src))
 		return true;
-	return mode == MRC_SRC_CHECK_COUNT;
+	mrc_count(qp->mdev, plane, MRC_CNT_RX_BAD_SRC, 1);
+	return mode == MRC_SRC_CHECK_COUNT || !mrc_ev_peer_addr_known(qp, plane);
 }
 
 /*
@@ -142,12 +148,10 @@ static bool mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
 	spin_lock(&qp->lock);
 	/* RTR and later receive; only RTS and later send or expect acks. */
 	done = !qp->dead && qp->state >= IB_QPS_RTR && qp->state != IB_QPS_ERR;
-	if (!done) {
+	if (!done)
 		mrc_count(mdev, plane, MRC_CNT_RX_BAD_STATE, 1);
-	} else if (!mrc_recv_from_peer(qp, plane, src)) {
-		mrc_count(mdev, plane, MRC_CNT_RX_BAD_SRC, 1);
-		done = false;
-	}
+	else
+		done = mrc_recv_from_peer(qp, plane, src);
 	if (done)
 		mrc_recv_qp(qp, plane, &h, skb->data + h.hdr_len, &out);
 	spin_unlock(&qp->lock);
