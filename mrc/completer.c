@@ -49,14 +49,37 @@ static bool mrc_comp_in_flight(const struct mrc_qp *qp, u32 psn)
  * acknowledge what was never sent: not the peer's, or not of this flight.
  * Late ones inside the range are the peer's, overtaken by a newer one, and
  * harmless (they acknowledge nothing new).  A blind forger must land two
- * PSNs in that range, with odds of about (2 ring_size / 2^24)^2.
+ * PSNs in that range (one for a probe's answer), each with odds of about
+ * 2 ring_size / 2^24.
  */
 static bool mrc_comp_ack_fresh(const struct mrc_qp *qp, u32 psn)
 {
-	const struct mrc_req *req = &qp->req;
-	u32 from = mrc_psn_add(req->psn_una, MRC_PSN_MASK + 1 - req->ring_size);
+	return mrc_req_psn_recent(qp, psn);
+}
 
-	return mrc_psn_fwd(psn, from) <= mrc_psn_fwd(req->psn_next, from);
+/*
+ * An RNR NACK of @psn: the responder answers only the PSN at its cum_psn
+ * and drops, unanswered, every later packet that needs a receive WQE as
+ * well (mrc_resp_in_order()).  Those wait out the RNR timer with it
+ * instead of reading as losses of their paths.
+ */
+static void mrc_comp_rnr_mark(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_send_ctx *ctx;
+	struct mrc_tx_slot *s;
+	u32 p;
+
+	mrc_slot(qp, psn)->flags |= MRC_SLOT_RNR_WAIT;
+	for (p = mrc_psn_add(psn, 1); p != qp->req.psn_next;
+	     p = mrc_psn_add(p, 1)) {
+		s = mrc_slot(qp, p);
+		if (s->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ))
+			continue;
+		ctx = mrc_sctx(qp, s->wqe_idx);
+		if (ctx->opcode == IB_WR_SEND || ctx->opcode == IB_WR_SEND_WITH_IMM ||
+		    ctx->opcode == IB_WR_RDMA_WRITE_WITH_IMM)
+			s->flags |= MRC_SLOT_RNR_WAIT;
+	}
 }
 
 static void mrc_comp_slot_done(struct mrc_qp *qp, struct mrc_tx_slot *slot)
@@ -454,7 +477,13 @@ void mrc_comp_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	if (!mrc_comp_requester_active(qp))
 		return;
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_SACK_RX, 1);
-	if (!mrc_comp_ack_fresh(qp, cum) || !mrc_comp_ack_fresh(qp, h->psn)) {
+	/*
+	 * A probe's answer echoes the PSN the probe carried, psn_una when it
+	 * left: on a path slow enough to be probed, psn_una may have moved
+	 * more than a ring on since.  Its cumulative PSN must still fit.
+	 */
+	if (!mrc_comp_ack_fresh(qp, cum) ||
+	    (!(h->sack.flags & MRC_SACK_F_PROBE) && !mrc_comp_ack_fresh(qp, h->psn))) {
 		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_ACK_REJECTED, 1);
 		return;
 	}
@@ -567,7 +596,7 @@ void mrc_comp_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			return;
 		}
 		req->rnr_pending = true;
-		slot->flags |= MRC_SLOT_RNR_WAIT;
+		mrc_comp_rnr_mark(qp, h->psn);
 		mrc_comp_arm(qp);
 		break;
 	case MRC_NACK_TRIMMED:

@@ -586,6 +586,18 @@ static inline u32 mrc_req_used(const struct mrc_qp *qp)
 	return mrc_psn_fwd(qp->req.psn_next, qp->req.psn_una);
 }
 
+/*
+ * Does @psn lie in [psn_una - ring_size, psn_next], the PSNs this requester
+ * sent lately?  What a peer acknowledges, or echoes, lies there.
+ */
+static inline bool mrc_req_psn_recent(const struct mrc_qp *qp, u32 psn)
+{
+	const struct mrc_req *req = &qp->req;
+	u32 from = mrc_psn_add(req->psn_una, MRC_PSN_MASK + 1 - req->ring_size);
+
+	return mrc_psn_fwd(psn, from) <= mrc_psn_fwd(req->psn_next, from);
+}
+
 static inline struct mrc_cq *to_mcq(struct ib_cq *ibcq)
 {
 	return container_of(ibcq, struct mrc_cq, ibcq);

@@ -426,6 +426,20 @@ static void rel_stale_or_forged_ack_changes_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_ACK_REJECTED), 4);
 	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_RTS);
 
+	/*
+	 * A probe's answer echoes the probe's PSN, psn_una when it left: on a
+	 * slow path that may be more than a ring behind.  Only its cumulative
+	 * PSN must fit.
+	 */
+	h.psn = SQ_PSN - 2 * ring;
+	h.sack.cum_psn = SQ_PSN + 1;
+	h.sack.sack_psn = h.sack.cum_psn;
+	h.sack.flags = MRC_SACK_F_PROBE;
+	h.sack.window = MRC_WINDOW_DEFAULT;
+	h.sack.penalty = 0;
+	tf_sack_rcv(f, &h);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_ACK_REJECTED), 4);
+
 	/* Overtaken, inside the range: the peer's, and it acks nothing new. */
 	h.psn = SQ_PSN;
 	h.sack.cum_psn = SQ_PSN;
