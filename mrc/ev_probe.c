@@ -45,8 +45,13 @@ void mrc_ev_port_status(struct mrc_qp *qp, u32 seq, u32 down,
 	struct mrc_hdrs c = {
 		.opcode = MRC_OP_PORT_STATUS,
 		.dqpn = qp->attr.dest_qp_num,
-		/* What the peer's responder expects next, give or take. */
-		.psn = qp->req.psn_next,
+		/*
+		 * What the peer's responder expects next, give or take; before
+		 * RTS (no sq_psn yet) what ours expects, which the peer's
+		 * requester sent lately.
+		 */
+		.psn = qp->state >= IB_QPS_RTS ? qp->req.psn_next :
+						 qp->resp.cum_psn,
 		.pstat = { .seq = seq, .down = down },
 	};
 	int avoid = -1, slot, i;
@@ -114,16 +119,18 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_port_status_repeat);
 /*
  * A port status is the peer's when it carries the sender's next PSN (within
  * a window of the PSNs this responder expects, either side: data may
- * overtake it) and does not say down the plane it came on, which no sender
- * would use.  A forger who knows the QPN must still guess the PSN.
+ * overtake it), or, from a peer QP not yet in RTS, its responder's
+ * cum_psn (a PSN this requester sent lately); and when it does not say down
+ * the plane it came on, which no sender would use.  A forger who knows the
+ * QPN must still guess a PSN.
  */
 static bool mrc_ev_peer_status_ok(struct mrc_qp *qp, const struct mrc_hdrs *h,
 				  u32 plane)
 {
 	s32 d = mrc_psn_sub(h->psn, qp->resp.cum_psn);
 
-	return abs(d) <= qp->resp.window && plane < MRC_MAX_PLANES &&
-	       !(h->pstat.down & BIT(plane));
+	return (abs(d) <= qp->resp.window || mrc_req_psn_recent(qp, h->psn)) &&
+	       plane < MRC_MAX_PLANES && !(h->pstat.down & BIT(plane));
 }
 
 /**

@@ -2477,6 +2477,14 @@ static void ev_peer_status_forged(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ev_peer_status_at(f, mrc_psn_add(cum, -w), 0, 2,
 						  BIT(5)));
 	KUNIT_EXPECT_EQ(test, s->peer_down, BIT(5));
+
+	/*
+	 * A peer QP still in RTR has no sq_psn yet: it sends its responder's
+	 * cum_psn, a PSN our requester sent lately.
+	 */
+	KUNIT_EXPECT_TRUE(test, ev_peer_status_at(f, f->qp->req.psn_next, 0, 3,
+						  BIT(6)));
+	KUNIT_EXPECT_EQ(test, s->peer_down, BIT(6));
 }
 
 static bool ev_from4(struct tf *f, u32 plane, u32 addr)
