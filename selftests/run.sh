@@ -9,6 +9,7 @@
 # fails when, during it, the kernel printed a report (tools/testing/vm/splat-scan.sh),
 # the taint flags grew, or it left a network namespace or an mrc module behind, so that
 # a report or a leak names the test that caused it instead of failing the whole boot.
+# The limit per test is settings' timeout; MRC_SELFTEST_TIMEOUT overrides it (make fuzz).
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
 scan=$dir/../tools/testing/vm/splat-scan.sh
@@ -18,7 +19,7 @@ else
 	read -ra tests <<<"$(make -s -C "$dir" --no-print-directory print-tests)"
 fi
 limit=$(sed -n 's/^timeout=//p' "$dir/settings" 2>/dev/null)
-limit=${limit:-300}
+limit=${MRC_SELFTEST_TIMEOUT:-${limit:-300}}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 

@@ -24,7 +24,8 @@ env=(MRC_INJECT_SECONDS="$secs" MRC_INJECT_MSGS="$msgs" MRC_XFER_TIMEOUT=60)
 [ -z "${FUZZ_SEED:-}" ] || env+=(MRC_INJECT_SEED="$FUZZ_SEED")
 rc=0
 "$t/vm/vm.sh" --kernel debug --no-kmemleak --timeout $((secs * 3 + 900)) --out "$out" -- \
-	env "${env[@]}" MRC_TOOL_TIMEOUT=$((secs * 3 + 600)) selftests/run.sh mrc_inject.sh || rc=$?
+	env "${env[@]}" MRC_TOOL_TIMEOUT=$((secs * 3 + 600)) \
+	MRC_SELFTEST_TIMEOUT=$((secs * 3 + 600)) selftests/run.sh mrc_inject.sh || rc=$?
 grep -E '^# \{|seed|^(not )?ok' "$out/output.log" | grep -v '^ok - ' || true
 echo "fuzz: exit status $rc (logs in $out)"
 exit $rc
