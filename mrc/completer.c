@@ -32,9 +32,13 @@ static u64 mrc_comp_rto_us(const struct mrc_qp *qp)
 
 void mrc_comp_arm(struct mrc_qp *qp)
 {
-	if (!qp->dead && !timer_pending(&qp->rtx_timer))
-		mod_timer(&qp->rtx_timer,
-			  jiffies + usecs_to_jiffies(mrc_comp_rto_us(qp)));
+	u64 j;
+
+	if (qp->dead || timer_pending(&qp->rtx_timer))
+		return;
+	/* In 64 bits: a doubled RTO outgrows usecs_to_jiffies()' 32. */
+	j = nsecs_to_jiffies64(mrc_comp_rto_us(qp) * NSEC_PER_USEC);
+	mod_timer(&qp->rtx_timer, jiffies + min_t(u64, j, MAX_JIFFY_OFFSET));
 }
 
 static bool mrc_comp_in_flight(const struct mrc_qp *qp, u32 psn)
@@ -141,11 +145,10 @@ static u32 mrc_comp_rtt_sample(struct mrc_qp *qp, const struct mrc_hdrs *h)
 
 	/* Karn: a retransmission's echo cannot tell which copy it was. */
 	if (!(h->sack.flags & MRC_SACK_F_TS_VALID) ||
-	    (h->sack.flags & MRC_SACK_F_RTX) || h->sack.ref_ts > now)
+	    (h->sack.flags & MRC_SACK_F_RTX) ||
+	    !mrc_req_echo_ok(qp, h->sack.ref_ts, now))
 		return 0;
-	rtt = now - h->sack.ref_ts;
-	if (rtt > 10ULL * NSEC_PER_SEC)
-		return 0;
+	rtt = now - mrc_req_stamp(qp, h->sack.ref_ts);
 	us = max_t(u32, div_u64(rtt, NSEC_PER_USEC), 1);
 	mrc_comp_plane_rtt(req, mrc_ev_plane(h->sack.ref_ev), us);
 	if (!req->srtt_us) {
@@ -247,7 +250,18 @@ static void mrc_comp_wqes(struct mrc_qp *qp)
 				.qp = &qp->ibqp,
 			};
 
-			mrc_cq_post(cq, &wc, false);
+			if (mrc_cq_post(cq, &wc, false)) {
+				/*
+				 * The CQ overran: the completion is lost,
+				 * and the QP fails, as the IBA asks.
+				 */
+				ctx->state = MRC_WQE_FREE;
+				mrc_queue_store_consumer(&qp->sq,
+							 mrc_queue_next(&qp->sq,
+									idx));
+				mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
+				return;
+			}
 		}
 		ctx->state = MRC_WQE_FREE;
 		idx = mrc_queue_next(&qp->sq, idx);
@@ -480,10 +494,15 @@ void mrc_comp_sack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	/*
 	 * A probe's answer echoes the PSN the probe carried, psn_una when it
 	 * left: on a path slow enough to be probed, psn_una may have moved
-	 * more than a ring on since.  Its cumulative PSN must still fit.
+	 * more than a ring on since.  Its cumulative PSN must still fit, and
+	 * its token must be one of ours (a forged PROBE sent to the peer gets
+	 * a genuine answer with the forger's token, which would bring a dead
+	 * EV back or feed a false RTT).
 	 */
 	if (!mrc_comp_ack_fresh(qp, cum) ||
-	    (!(h->sack.flags & MRC_SACK_F_PROBE) && !mrc_comp_ack_fresh(qp, h->psn))) {
+	    ((h->sack.flags & MRC_SACK_F_PROBE) ?
+	     !mrc_req_token_ok(qp, h->sack.ref_ts, ktime_get_ns()) :
+	     !mrc_comp_ack_fresh(qp, h->psn))) {
 		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_ACK_REJECTED, 1);
 		return;
 	}

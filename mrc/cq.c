@@ -28,30 +28,38 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	spin_lock_init(&cq->lock);
 	cq->is_user = !!udata;
 
+	err = mrc_obj_get(to_mdev(ibcq->device), MRC_OBJ_CQ);
+	if (err)
+		return err;
 	err = mrc_queue_alloc(&cq->q, udata, &num,
 			      udata ? sizeof(struct ib_uverbs_wc) :
 				      sizeof(struct ib_wc));
 	if (err)
-		return err;
+		goto err_put;
 
 	if (udata) {
 		err = mrc_queue_mminfo(&cq->q, udata, &resp.mi);
 		if (!err)
 			err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-		if (err) {
-			mrc_queue_free(&cq->q);
-			return err;
-		}
+		if (err)
+			goto err_free;
 	}
 
 	ibcq->cqe = num;
 	return 0;
+
+err_free:
+	mrc_queue_free(&cq->q);
+err_put:
+	mrc_obj_put(to_mdev(ibcq->device), MRC_OBJ_CQ);
+	return err;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_create_cq);
 
 int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	mrc_queue_free(&to_mcq(ibcq)->q);
+	mrc_obj_put(to_mdev(ibcq->device), MRC_OBJ_CQ);
 	return 0;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_destroy_cq);
@@ -145,6 +153,7 @@ int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited)
 		ibcq->comp_handler(ibcq, ibcq->cq_context);
 	return 0;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_cq_post);
 
 int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 {

@@ -12,6 +12,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/wait_bit.h>
 #include <net/netns/generic.h>
 #include <rdma/rdma_netlink.h>
 
@@ -491,11 +492,17 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 		if (!READ_ONCE(mrc_unloading))
 			pr_info("%s: deleted, no plane left\n", mdev->name);
 		mrc_dev_unlink(mn, mdev);
-		/* Not under RTNL: the RDMA core's unregistration takes it. */
-		if (mdev->registered)
+		/*
+		 * Not under RTNL: the RDMA core's unregistration takes it.
+		 * Counted, so that the namespace outlives it (mrc_net_exit()).
+		 */
+		if (mdev->registered) {
+			atomic_inc(&mn->unregistering);
+			mdev->queued = true;
 			ib_unregister_device_queued(&mdev->ib);
-		else
+		} else {
 			mdev->doomed = true;
+		}
 		break;
 	default:
 		mrc_plane_refresh(plane);
@@ -548,6 +555,8 @@ static void __net_exit mrc_net_exit(struct net *net)
 		if (registered)
 			mrc_dev_destroy(mdev, true);
 	}
+	/* And those that lost their last plane, in the RDMA core's hands. */
+	wait_var_event(&mn->unregistering, !atomic_read(&mn->unregistering));
 	/* Every QP of the namespace is gone with its device. */
 	mrc_net_sockets_exit(net);
 }

@@ -12,6 +12,7 @@
 #include <linux/completion.h>
 #include <linux/ktime.h>
 #include <linux/prandom.h>
+#include <linux/refcount.h>
 #include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/types.h>
@@ -174,6 +175,9 @@ struct mrc_ev_spare {
  * @rtt_ns: filled in with the answer
  * @err: 0 when answered, -ENOENT when the QP went away first
  * @done: completed with @err set, after the QP has forgotten the waiter
+ * @ref: the controller's reference and, while it holds the waiter, the
+ *	QP's: a controller that stops waiting (timeout, signal, its device
+ *	gone from the registry) may leave before the QP forgets the waiter
  */
 struct mrc_ev_probe_wait {
 	u64 token;
@@ -182,6 +186,7 @@ struct mrc_ev_probe_wait {
 	u64 rtt_ns;
 	int err;
 	struct completion done;
+	refcount_t ref;
 };
 
 /**
@@ -238,6 +243,9 @@ struct mrc_path {
  *	down for this QP as if they were down here
  * @peer_seq: sequence of the port status @peer_down came from
  * @peer_seq_valid: a port status has been applied since the last AV
+ * @peer_status_ns: when the peer last applied or repeated it: a peer keeps
+ *	saying a plane is down (MRC_PSTAT_REPEAT_MS), and what it stopped
+ *	saying for MRC_PSTAT_EXPIRE_MS no longer holds
  * @pstat_ns: when this QP last sent its device's port status
  */
 struct mrc_evset {
@@ -266,6 +274,7 @@ struct mrc_evset {
 	u32 peer_down;
 	u32 peer_seq;
 	bool peer_seq_valid;
+	u64 peer_status_ns;
 	u64 pstat_ns;
 };
 

@@ -300,7 +300,7 @@ int mrc_ev_init(struct mrc_qp *qp)
 	u32 i;
 	int err;
 
-	s = kvzalloc(sizeof(*s), GFP_KERNEL);
+	s = kvzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return -ENOMEM;
 	s->qp = qp;
@@ -309,7 +309,7 @@ int mrc_ev_init(struct mrc_qp *qp)
 	prandom_seed_state(&s->rnd, get_random_u64());
 	mrc_ev_probe_init(s);
 	for (i = 0; i < qp->mdev->nports; i++) {
-		err = dst_cache_init(&s->path[i].dc, GFP_KERNEL);
+		err = dst_cache_init(&s->path[i].dc, GFP_KERNEL_ACCOUNT);
 		if (err) {
 			while (i--)
 				dst_cache_destroy(&s->path[i].dc);

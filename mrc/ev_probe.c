@@ -10,6 +10,7 @@
  */
 
 #include <linux/jiffies.h>
+#include <linux/slab.h>
 
 #include "mrc.h"
 
@@ -142,14 +143,20 @@ static bool mrc_ev_peer_status_ok(struct mrc_qp *qp, const struct mrc_hdrs *h,
  * Its planes that are down are down for this QP: their slots go
  * ASSUMED_BAD at their next turn and are not probed, exactly as for a plane
  * down here.  A plane the peer has back is probed again and its EVs come
- * back as probes succeed.  An update older than one applied is ignored;
- * one that cannot be the peer's is dropped and counted.
+ * back as probes succeed.  An update older than one applied is ignored,
+ * and so is one more than MRC_PSTAT_SEQ_STEP ahead of it, unless the one
+ * applied is MRC_PSTAT_EXPIRE_MS old (not repeated since): then the peer's
+ * next update resynchronises, whatever its sequence.  One that cannot be
+ * the peer's, or too far ahead, is dropped and counted.
  *
  * Return: true when @h was applied.
  */
 bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h, u32 plane)
 {
+	u32 down = h->pstat.down & GENMASK(qp->mdev->nports - 1, 0);
 	struct mrc_evset *s = qp->evs;
+	u64 now = ktime_get_ns();
+	s32 d;
 	u32 was;
 
 	if (!s)
@@ -158,17 +165,48 @@ bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h, u32 plane)
 		mrc_count(qp->mdev, plane, MRC_CNT_PSTAT_REJECTED, 1);
 		return false;
 	}
-	if (s->peer_seq_valid && (s32)(h->pstat.seq - s->peer_seq) <= 0)
-		return false;
+	d = h->pstat.seq - s->peer_seq;
+	if (s->peer_seq_valid &&
+	    now - s->peer_status_ns <= MRC_PSTAT_EXPIRE_MS * NSEC_PER_MSEC) {
+		/* The peer's repeat of what holds: it still holds. */
+		if (!d && down == s->peer_down)
+			s->peer_status_ns = now;
+		if (d <= 0)
+			return false;
+		if (d > MRC_PSTAT_SEQ_STEP) {
+			mrc_count(qp->mdev, plane, MRC_CNT_PSTAT_REJECTED, 1);
+			return false;
+		}
+	}
 	s->peer_seq = h->pstat.seq;
 	s->peer_seq_valid = true;
+	s->peer_status_ns = now;
 	was = s->peer_down;
-	s->peer_down = h->pstat.down & GENMASK(qp->mdev->nports - 1, 0);
+	s->peer_down = down;
 	if (was & ~s->peer_down)
 		mrc_ev_arm_probes(qp);
 	return true;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_peer_status);
+
+/**
+ * mrc_ev_peer_status_expire() - forget planes the peer stopped saying are down
+ * @qp: the QP, locked
+ *
+ * A peer repeats its port status while a plane is down, at least every
+ * MRC_EV_PROBE_MAX_MS (its probe timer sends the repeats); one not heard
+ * for MRC_PSTAT_EXPIRE_MS no longer holds (it may have been forged, or the
+ * peer is gone): its planes are probed again.
+ */
+void mrc_ev_peer_status_expire(struct mrc_qp *qp)
+{
+	struct mrc_evset *s = qp->evs;
+
+	if (s && s->peer_down && ktime_get_ns() - s->peer_status_ns >
+				 MRC_PSTAT_EXPIRE_MS * NSEC_PER_MSEC)
+		s->peer_down = 0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_peer_status_expire);
 
 /*
  * A retired entropy answered its probes: it takes its home slot back from
@@ -270,7 +308,7 @@ static bool mrc_ev_probe_queue(struct mrc_qp *qp, u32 value, u64 token,
 static void mrc_ev_probe_one(struct mrc_qp *qp, u32 value, u32 *probe_ms,
 			     unsigned long *probe_at, struct sk_buff_head *out)
 {
-	mrc_ev_probe_queue(qp, value, ktime_get_ns(), out);
+	mrc_ev_probe_queue(qp, value, mrc_req_stamp(qp, ktime_get_ns()), out);
 	*probe_ms = min(*probe_ms * 2, (u32)MRC_EV_PROBE_MAX_MS);
 	*probe_at = jiffies + msecs_to_jiffies(*probe_ms);
 }
@@ -290,8 +328,9 @@ static void mrc_ev_probe_one(struct mrc_qp *qp, u32 value, u32 *probe_ms,
  *	mrc_ev_probe_forget() or until the QP is destroyed
  * @out: the probe packet is queued here, for the caller to send unlocked
  *
- * Return: 0; -EINVAL when the QP is not connected or @slot is not active,
- * -EBUSY when another probe of the controller is in flight, -ENOMEM.
+ * Return: 0 (the QP holds a reference to @w); -EINVAL when the QP is not
+ * connected or @slot is not active, -EBUSY when another probe of the
+ * controller is in flight, -ENOMEM.
  */
 int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
 		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out)
@@ -305,13 +344,43 @@ int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
 		return -EBUSY;
 	w->value = s->ev[slot].value;
 	w->stev = s->format == MRC_EV_FORMAT_STEV;
-	w->token = MRC_EV_PROBE_CTL | now;
+	w->token = mrc_req_stamp(qp, MRC_EV_PROBE_CTL | now);
 	if (!mrc_ev_probe_queue(qp, w->value, w->token, out))
 		return -ENOMEM;
+	refcount_inc(&w->ref);
 	s->waiter = w;
 	return 0;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_probe_start);
+
+/**
+ * mrc_ev_probe_wait_new() - a waiter for one controller's probe
+ *
+ * On the heap, not the controller's stack: the QP may hold it after the
+ * controller stopped waiting, until it is answered or forgotten.
+ *
+ * Return: the waiter with the caller's reference, or NULL.
+ */
+struct mrc_ev_probe_wait *mrc_ev_probe_wait_new(void)
+{
+	struct mrc_ev_probe_wait *w;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+	if (!w)
+		return NULL;
+	init_completion(&w->done);
+	refcount_set(&w->ref, 1);
+	return w;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_probe_wait_new);
+
+/* Drop one reference (the controller's, or the QP's under its lock). */
+void mrc_ev_probe_wait_put(struct mrc_ev_probe_wait *w)
+{
+	if (refcount_dec_and_test(&w->ref))
+		kfree(w);
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_probe_wait_put);
 
 /* A probe answer (SACK with the probe flag): the controller's, if it waits. */
 void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token)
@@ -320,16 +389,18 @@ void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token)
 
 	if (!w || w->token != token || w->value != ref_ev)
 		return;
-	w->rtt_ns = ktime_get_ns() - (token & ~MRC_EV_PROBE_CTL);
+	w->rtt_ns = ktime_get_ns() -
+		    (mrc_req_stamp(qp, token) & ~MRC_EV_PROBE_CTL);
 	w->err = 0;
 	qp->evs->waiter = NULL;
 	complete(&w->done);
+	mrc_ev_probe_wait_put(w);
 }
 
 /*
  * The waiter gives up (@err 0: no completion, the caller is leaving) or the
  * QP goes away (@err -ENOENT, from mrc_destroy_qp()): either way the QP
- * forgets @w under its lock, so nothing touches @w afterwards.
+ * forgets @w under its lock and drops its reference.
  */
 void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
 			 int err)
@@ -344,6 +415,7 @@ void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
 		w->err = err;
 		complete(&w->done);
 	}
+	mrc_ev_probe_wait_put(w);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_probe_forget);
 
@@ -369,6 +441,7 @@ static void mrc_ev_probe_timer(struct timer_list *t)
 	sending = qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD;
 	if (qp->dead || (!sending && qp->state != IB_QPS_RTR))
 		goto unlock;
+	mrc_ev_peer_status_expire(qp);
 	for (i = 0; i < s->n; i++) {
 		struct mrc_ev *e = &s->ev[i];
 

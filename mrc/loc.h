@@ -155,6 +155,8 @@ void mrc_count(struct mrc_device *mdev, u32 plane, enum mrc_counter c,
 	       u64 n);
 int mrc_av_from_attr(struct mrc_device *mdev, struct mrc_av *av,
 		     const struct rdma_ah_attr *attr);
+int mrc_obj_get(struct mrc_device *mdev, enum mrc_obj obj);
+void mrc_obj_put(struct mrc_device *mdev, enum mrc_obj obj);
 
 /* queue.c */
 int mrc_queue_alloc(struct mrc_queue *q, struct ib_udata *udata,
@@ -297,10 +299,13 @@ void mrc_ev_planes_changed(struct mrc_qp *qp, u32 seq, u32 down,
 			   struct sk_buff_head *out);
 void mrc_ev_port_status_repeat(struct mrc_qp *qp, struct sk_buff_head *out);
 bool mrc_ev_peer_status(struct mrc_qp *qp, const struct mrc_hdrs *h, u32 plane);
+void mrc_ev_peer_status_expire(struct mrc_qp *qp);
 void mrc_ev_probe_answered(struct mrc_qp *qp, u32 ref_ev);
 int mrc_ev_probe_start(struct mrc_qp *qp, u32 slot,
 		       struct mrc_ev_probe_wait *w, struct sk_buff_head *out);
 void mrc_ev_probe_done(struct mrc_qp *qp, u32 ref_ev, u64 token);
+struct mrc_ev_probe_wait *mrc_ev_probe_wait_new(void);
+void mrc_ev_probe_wait_put(struct mrc_ev_probe_wait *w);
 void mrc_ev_probe_forget(struct mrc_qp *qp, struct mrc_ev_probe_wait *w,
 			 int err);
 void mrc_ev_probe_init(struct mrc_evset *s);

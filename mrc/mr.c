@@ -30,7 +30,7 @@ static int mrc_mr_publish(struct mrc_device *mdev, struct mrc_mr *mr)
 	int err;
 
 	err = xa_alloc(&mdev->mrs, &index, NULL, XA_LIMIT(1, MRC_MAX_MR),
-		       GFP_KERNEL);
+		       GFP_KERNEL_ACCOUNT);
 	if (err)
 		return err == -EBUSY ? -ENOMEM : err;
 
@@ -39,7 +39,7 @@ static int mrc_mr_publish(struct mrc_device *mdev, struct mrc_mr *mr)
 	mr->ibmr.lkey = key;
 	mr->ibmr.rkey = key;
 
-	err = xa_err(xa_store(&mdev->mrs, index, mr, GFP_KERNEL));
+	err = xa_err(xa_store(&mdev->mrs, index, mr, GFP_KERNEL_ACCOUNT));
 	if (err)
 		xa_erase(&mdev->mrs, index);
 	return err;
@@ -58,7 +58,7 @@ struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
 	if (access & MRC_REMOTE_ACCESS)
 		return ERR_PTR(-EOPNOTSUPP);
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 
@@ -84,7 +84,8 @@ static int mrc_mr_fill_pages(struct mrc_mr *mr)
 	unsigned long i = 0;
 
 	mr->npages = ib_umem_num_pages(mr->umem);
-	mr->pages = kvcalloc(mr->npages, sizeof(*mr->pages), GFP_KERNEL);
+	mr->pages = kvcalloc(mr->npages, sizeof(*mr->pages),
+			     GFP_KERNEL_ACCOUNT);
 	if (!mr->pages)
 		return -ENOMEM;
 
@@ -117,7 +118,7 @@ struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	    check_add_overflow(iova, length, &end))
 		return ERR_PTR(-EINVAL);
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 

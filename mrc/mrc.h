@@ -95,6 +95,8 @@ struct mrc_plane {
  * @nplanes: number of non-NULL entries in @planes
  * @nports: RDMA ports, one per plane given at creation (port = index + 1)
  * @registered: ib_register_device() succeeded (under mrc_net.lock)
+ * @queued: its unregistration was queued, counted in
+ *	mrc_net.unregistering until mrc_dealloc_driver()
  * @doomed: lost its last plane before it was registered; its creator
  *	unregisters it (under mrc_net.lock)
  * @planes: planes by index; an entry turns NULL when its netdev goes away
@@ -119,6 +121,8 @@ struct mrc_plane {
  *	written under RTNL and mrc_net.lock, read by the QPs without
  *	(mrc_dev_pstat())
  * @pstat_ns: ktime_get_ns() of the last update
+ * @nobj: objects of each kind (enum mrc_obj) the device holds, kept under
+ *	the limits mrc_query_device() advertises (mrc_obj_get())
  */
 struct mrc_device {
 	struct ib_device ib;
@@ -129,6 +133,7 @@ struct mrc_device {
 	unsigned int nplanes;
 	unsigned int nports;
 	bool registered;
+	bool queued;
 	bool doomed;
 	struct mrc_plane __rcu *planes[MRC_MAX_PLANES];
 	struct mrc_qp __rcu *gsi[MRC_MAX_PLANES];
@@ -146,6 +151,7 @@ struct mrc_device {
 	u32 nsrv6;
 	atomic64_t pstat;
 	u64 pstat_ns;
+	atomic_t nobj[MRC_NOBJ];
 };
 
 /* Plane @i of @mdev is there and up (carrier, running, admin up). */
@@ -190,11 +196,15 @@ static inline struct mrc_device *to_mdev(struct ib_device *ib)
  *	interrupted SRv6 dumps
  * @sock4: UDP tunnel socket receiving MRC over IPv4 (net.c)
  * @sock6: the same for IPv6; NULL when IPv6 is disabled
+ * @unregistering: devices of the namespace whose unregistration is queued
+ *	(their last plane went away) and not yet done; the namespace's exit
+ *	waits for none to be left, since their QPs use its sockets
  */
 struct mrc_net {
 	struct mutex lock; /* see "Locking" above */
 	struct socket *sock4;
 	struct socket *sock6;
+	atomic_t unregistering;
 	struct list_head devices;
 	u32 next_index;
 	u32 genid;

@@ -734,7 +734,9 @@ static int mrc_nl_probe_parse(struct genl_info *info,
  * while the caller sleeps, so each step finds the QP again by name and
  * number.  A QP destroyed meanwhile has completed the waiter itself
  * (mrc_destroy_qp()); another QP found under the same number simply does not
- * hold @w, and mrc_ev_probe_forget() leaves it alone.
+ * hold @w, and mrc_ev_probe_forget() leaves it alone.  A QP that cannot be
+ * found (its device left the registry first) may still hold @w: its
+ * reference keeps @w alive until it lets go.
  */
 static int mrc_nl_probe_qp(struct mrc_net *mn, const struct mrc_nl_probe_req *req,
 			   struct mrc_ev_probe_wait *w, bool start,
@@ -833,7 +835,7 @@ nomem:
 int mrc_nl_probe(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct mrc_ev_probe_wait w = {};
+	struct mrc_ev_probe_wait *w;
 	struct mrc_nl_probe_req req;
 	unsigned long timeout;
 	long left;
@@ -842,26 +844,33 @@ int mrc_nl_probe(struct sk_buff *skb, struct genl_info *info)
 	err = mrc_nl_probe_parse(info, &req);
 	if (err)
 		return err;
-	init_completion(&w.done);
-	err = mrc_nl_probe_qp(mn, &req, &w, true, info->extack);
+	w = mrc_ev_probe_wait_new();
+	if (!w)
+		return -ENOMEM;
+	err = mrc_nl_probe_qp(mn, &req, w, true, info->extack);
 	if (err)
-		return err;
+		goto out;
 
 	timeout = msecs_to_jiffies(req.timeout_ms);
-	left = wait_for_completion_interruptible_timeout(&w.done, timeout);
+	left = wait_for_completion_interruptible_timeout(&w->done, timeout);
 	if (left <= 0) {
-		/* Not answered in time: make the QP forget @w first. */
-		mrc_nl_probe_qp(mn, &req, &w, false, NULL);
-		if (!try_wait_for_completion(&w.done)) {
-			if (left < 0)
-				return -EINTR;
-			NL_SET_ERR_MSG(info->extack, "no answer within the timeout");
-			return -ETIMEDOUT;
+		/* Not answered in time: make the QP forget @w if it can. */
+		mrc_nl_probe_qp(mn, &req, w, false, NULL);
+		if (!try_wait_for_completion(&w->done)) {
+			err = left < 0 ? -EINTR : -ETIMEDOUT;
+			if (err == -ETIMEDOUT)
+				NL_SET_ERR_MSG(info->extack,
+					       "no answer within the timeout");
+			goto out;
 		}
 	}
-	if (w.err) {
+	if (w->err) {
 		NL_SET_ERR_MSG(info->extack, "QP destroyed before the answer");
-		return w.err;
+		err = w->err;
+		goto out;
 	}
-	return mrc_nl_probe_reply(info, &req, &w);
+	err = mrc_nl_probe_reply(info, &req, w);
+out:
+	mrc_ev_probe_wait_put(w);
+	return err;
 }

@@ -31,6 +31,8 @@
 #define MRC_MAX_PD		0x10000
 #define MRC_MAX_AH		0x10000
 #define MRC_MAX_RD_ATOM		128		/* outstanding READs per QP */
+/* An echoed timestamp older than this is no RTT sample, nor a probe's answer. */
+#define MRC_ECHO_MAX_NS		(10ULL * NSEC_PER_SEC)
 /*
  * A port's GIDs are its plane netdev's addresses (RoCE v2 only), a handful.
  * ib_core makes three sysfs files per entry per port: 1024 entries cost an
@@ -129,6 +131,14 @@
  */
 #define MRC_PSTAT_REPEAT_MS	100
 #define MRC_PSTAT_HOLD_MS	1000
+/*
+ * A peer's port status is taken only a bounded step ahead of the one
+ * applied, and holds only while the peer keeps repeating it: one forged
+ * far ahead can neither make the peer's own updates look old for long nor
+ * hold a plane down once the peer stops saying it is.
+ */
+#define MRC_PSTAT_SEQ_STEP	256
+#define MRC_PSTAT_EXPIRE_MS	2000
 
 /*
  * EV state changes a QP keeps for the controller (netlink_event.c): one per

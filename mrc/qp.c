@@ -94,26 +94,28 @@ static int mrc_qp_alloc_state(struct mrc_qp *qp)
 				 max_t(u32, qp->max_send_sge *
 					    sizeof(struct rxe_sge),
 				       qp->max_inline), 8);
-	qp->req.ctx = kvcalloc(nsq, qp->req.ctx_size, GFP_KERNEL);
+	qp->req.ctx = kvcalloc(nsq, qp->req.ctx_size, GFP_KERNEL_ACCOUNT);
+	qp->req.ts_key = get_random_u64();
 	qp->req.ring_size = MRC_WINDOW_DEFAULT;
 	qp->req.window = qp->send_cap;
 	qp->req.reo_thresh = MRC_REORDER_THRESH;
 	qp->req.ev_margin = MRC_EV_MARGIN;
 	mrc_qp_cc_init(qp);
 	qp->req.ring = kvcalloc(qp->req.ring_size, sizeof(*qp->req.ring),
-				GFP_KERNEL);
+				GFP_KERNEL_ACCOUNT);
 	qp->resp.rctx_size = ALIGN(sizeof(struct mrc_recv_ctx) +
 				   qp->max_recv_sge * sizeof(struct rxe_sge),
 				   8);
-	qp->resp.rctx = kvcalloc(nrq, qp->resp.rctx_size, GFP_KERNEL);
+	qp->resp.rctx = kvcalloc(nrq, qp->resp.rctx_size,
+				 GFP_KERNEL_ACCOUNT);
 	qp->resp.window = MRC_WINDOW_DEFAULT;
 	qp->resp.msgs = kvcalloc(qp->resp.window, sizeof(*qp->resp.msgs),
-				 GFP_KERNEL);
-	qp->resp.bitmap = bitmap_zalloc(qp->resp.window, GFP_KERNEL);
+				 GFP_KERNEL_ACCOUNT);
+	qp->resp.bitmap = bitmap_zalloc(qp->resp.window, GFP_KERNEL_ACCOUNT);
 	if (!qp->req.ctx || !qp->req.ring || !qp->resp.rctx ||
 	    !qp->resp.msgs || !qp->resp.bitmap)
 		return -ENOMEM;
-	return dst_cache_init(&qp->dst_cache, GFP_KERNEL);
+	return dst_cache_init(&qp->dst_cache, GFP_KERNEL_ACCOUNT);
 }
 
 int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
@@ -136,6 +138,9 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	    (udata || !init->port_num || init->port_num > mdev->nports))
 		return -EINVAL;
 
+	err = mrc_obj_get(mdev, MRC_OBJ_QP);
+	if (err)
+		return err;
 	qp->mdev = mdev;
 	qp->is_user = !!udata;
 	spin_lock_init(&qp->lock);
@@ -206,7 +211,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		goto err_free;
 	err = xa_alloc_cyclic(&mdev->qps, &qpn, qp,
 			      XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
-			      &mdev->qpn_next, GFP_KERNEL);
+			      &mdev->qpn_next, GFP_KERNEL_ACCOUNT);
 	if (err < 0)
 		goto err_free;
 	ibqp->qp_num = qpn;
@@ -215,6 +220,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 err_free:
 	mrc_qp_free(qp);
+	mrc_obj_put(mdev, MRC_OBJ_QP);
 	return err;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_create_qp);
@@ -249,6 +255,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	cancel_work_sync(&qp->ud_work);
 	skb_queue_purge(&qp->ud_txq);
 	mrc_qp_free(qp);
+	mrc_obj_put(qp->mdev, MRC_OBJ_QP);
 	return 0;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_destroy_qp);
@@ -278,8 +285,10 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->rq.buf->consumer_index = 0;
 	for (i = 0; i <= qp->sq.index_mask; i++)
 		mrc_sctx(qp, i)->state = MRC_WQE_FREE;
-	for (i = 0; i <= qp->rq.index_mask; i++)
+	for (i = 0; i <= qp->rq.index_mask; i++) {
 		mrc_rctx(qp, i)->claimed = false;
+		mrc_rctx(qp, i)->status = 0;
+	}
 	memset(qp->req.ring, 0, qp->req.ring_size * sizeof(*qp->req.ring));
 	qp->req.send_idx = 0;
 	qp->req.send_off = 0;
@@ -290,6 +299,8 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.rnr_pending = false;
 	qp->req.srtt_us = 0;
 	qp->req.rttvar_us = 0;
+	/* A new connection: the old one's echoes are not of this one. */
+	qp->req.ts_key = get_random_u64();
 	memset(qp->req.plane_rtt_us, 0, sizeof(qp->req.plane_rtt_us));
 	qp->req.have_high = false;
 	qp->req.sacked = 0;
@@ -485,13 +496,14 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
  */
 int mrc_qp_set_prepare(struct mrc_qp_set *set)
 {
-	set->own = kzalloc(sizeof(*set->own), GFP_KERNEL);
+	set->own = kzalloc(sizeof(*set->own), GFP_KERNEL_ACCOUNT);
 	if (!set->own)
 		return -ENOMEM;
 	if (!(set->mask & MRC_QP_SET_MPR_DEST))
 		return 0;
-	set->msgs = kvcalloc(set->mpr_dest, sizeof(*set->msgs), GFP_KERNEL);
-	set->bitmap = bitmap_zalloc(set->mpr_dest, GFP_KERNEL);
+	set->msgs = kvcalloc(set->mpr_dest, sizeof(*set->msgs),
+			     GFP_KERNEL_ACCOUNT);
+	set->bitmap = bitmap_zalloc(set->mpr_dest, GFP_KERNEL_ACCOUNT);
 	return set->msgs && set->bitmap ? 0 : -ENOMEM;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_qp_set_prepare);
@@ -615,8 +627,12 @@ static void mrc_flush_sq(struct mrc_qp *qp)
 {
 	u32 idx = qp->sq.index, prod = mrc_queue_load_producer(&qp->sq);
 	struct mrc_cq *cq = to_mcq(qp->ibqp.send_cq);
+	u32 taken = mrc_req_taken(qp);
 	struct ib_wc wc = {};
 
+	/* A producer moved back behind taken WQEs: those still complete. */
+	if (mrc_queue_count(&qp->sq, prod, idx) < taken)
+		prod = (idx + taken) & qp->sq.index_mask;
 	while (idx != prod) {
 		struct mrc_send_ctx *ctx = mrc_sctx(qp, idx);
 
@@ -638,24 +654,50 @@ static void mrc_flush_sq(struct mrc_qp *qp)
 	qp->req.sacked = 0;
 }
 
+static void mrc_flush_rwqe(struct mrc_qp *qp, u32 idx, u64 wr_id)
+{
+	struct mrc_recv_ctx *rctx = mrc_rctx(qp, idx);
+	struct ib_wc wc = {
+		.wr_id = wr_id,
+		/* The WQE the QP failed on says why (mrc_resp_fatal_rwqe()). */
+		.status = rctx->claimed && rctx->status ? rctx->status :
+			  IB_WC_WR_FLUSH_ERR,
+		.opcode = IB_WC_RECV,
+		.qp = &qp->ibqp,
+	};
+
+	mrc_cq_post(to_mcq(qp->ibqp.recv_cq), &wc, false);
+	rctx->claimed = false;
+	rctx->status = 0;
+}
+
+/*
+ * Every WQE posted completes once, and so does every one claimed that the
+ * poster has since taken back by moving the producer over it
+ * (mrc_resp_rwqe()), with the wr_id copied when it was claimed; the
+ * consumer stops at the producer.
+ */
 static void mrc_flush_rq(struct mrc_qp *qp)
 {
-	u32 idx = qp->rq.index, prod = mrc_queue_load_producer(&qp->rq);
-	struct mrc_cq *cq = to_mcq(qp->ibqp.recv_cq);
-	struct ib_wc wc = {};
+	u32 idx = qp->rq.index, posted, span, i;
 
-	while (idx != prod) {
+	posted = mrc_queue_count(&qp->rq, mrc_queue_load_producer(&qp->rq), idx);
+	span = qp->resp.rq_claim_end - qp->resp.rq_msn_done;
+	for (i = 0; i < posted; i++) {
 		const struct rxe_recv_wqe *w = mrc_queue_elem(&qp->rq, idx);
+		struct mrc_recv_ctx *rctx = mrc_rctx(qp, idx);
 
-		wc.wr_id = READ_ONCE(w->wr_id);
-		wc.status = IB_WC_WR_FLUSH_ERR;
-		wc.opcode = IB_WC_RECV;
-		wc.qp = &qp->ibqp;
-		mrc_cq_post(cq, &wc, false);
-		mrc_rctx(qp, idx)->claimed = false;
+		mrc_flush_rwqe(qp, idx, rctx->claimed ? rctx->wr_id :
+							READ_ONCE(w->wr_id));
 		idx = mrc_queue_next(&qp->rq, idx);
 	}
 	mrc_queue_store_consumer(&qp->rq, idx);
+	for (; i < span; i++) {
+		if (mrc_rctx(qp, idx)->claimed)
+			mrc_flush_rwqe(qp, idx, mrc_rctx(qp, idx)->wr_id);
+		idx = mrc_queue_next(&qp->rq, idx);
+	}
+	qp->resp.rq_claim_end = qp->resp.rq_msn_done;
 }
 
 void mrc_qp_flush(struct mrc_qp *qp)

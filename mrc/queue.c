@@ -22,6 +22,38 @@ static struct mrc_mmap_entry *to_mentry(struct rdma_user_mmap_entry *rentry)
 	return container_of(rentry, struct mrc_mmap_entry, rentry);
 }
 
+/*
+ * vmalloc_user() memory charged to the caller's memory cgroup: any user
+ * may create queues, so what they cost is theirs.  The pages come
+ * accounted and zeroed (user space must never see stale kernel memory),
+ * are mapped VM_USERMAP for remap_vmalloc_range(), and are vfree()'s to
+ * put (VM_MAP_PUT_PAGES), with the array that holds them.
+ */
+static void *mrc_queue_buf_alloc(size_t size)
+{
+	unsigned int i, n = PAGE_ALIGN(size) >> PAGE_SHIFT;
+	struct page **pages;
+	void *buf;
+
+	pages = kvcalloc(n, sizeof(*pages), GFP_KERNEL_ACCOUNT);
+	if (!pages)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+		if (!pages[i])
+			goto err;
+	}
+	buf = vmap(pages, n, VM_MAP | VM_USERMAP | VM_MAP_PUT_PAGES,
+		   PAGE_KERNEL);
+	if (buf)
+		return buf;
+err:
+	while (i--)
+		__free_page(pages[i]);
+	kvfree(pages);
+	return NULL;
+}
+
 /**
  * mrc_queue_alloc() - allocate an empty queue
  * @q: the queue to fill
@@ -52,8 +84,7 @@ int mrc_queue_alloc(struct mrc_queue *q, struct ib_udata *udata,
 	if (size > U32_MAX)
 		return -ENOMEM;
 
-	/* Zeroed: user space must never see stale kernel memory. */
-	buf = vmalloc_user(size);
+	buf = mrc_queue_buf_alloc(size);
 	if (!buf)
 		return -ENOMEM;
 
@@ -73,7 +104,7 @@ int mrc_queue_alloc(struct mrc_queue *q, struct ib_udata *udata,
 			container_of(udata, struct uverbs_attr_bundle,
 				     driver_udata)->context;
 
-		entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+		entry = kzalloc(sizeof(*entry), GFP_KERNEL_ACCOUNT);
 		if (!entry) {
 			err = -ENOMEM;
 			goto err_free;

@@ -77,6 +77,15 @@ static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
 	}
 	if (length > MRC_MAX_MSG_LEN)
 		return -EINVAL;
+	/*
+	 * No remote range may wrap the address space (the wire rules refuse
+	 * it, and the encoder would WARN): a WQE's error, found here.
+	 */
+	if ((ctx->opcode == IB_WR_RDMA_WRITE ||
+	     ctx->opcode == IB_WR_RDMA_WRITE_WITH_IMM ||
+	     ctx->opcode == IB_WR_RDMA_READ) &&
+	    ctx->remote_addr > U64_MAX - length)
+		return -EINVAL;
 	ctx->length = length;
 	ctx->npkts = max_t(u32, DIV_ROUND_UP(ctx->length, qp->mtu), 1);
 	return 0;
@@ -117,7 +126,7 @@ static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
 	h.ev = slot->ev;
 	h.msn = slot->msn;
 	h.rq_msn = ctx->rq_msn;
-	h.ts = now;
+	h.ts = mrc_req_stamp(qp, now);
 	h.va = ctx->remote_addr + slot->offset;
 	h.rkey = ctx->rkey;
 	h.dma_len = last->offset + last->len - slot->offset;
@@ -179,7 +188,7 @@ static struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
 	h.ev = slot->ev;
 	h.msn = ctx->msn;
 	h.rq_msn = ctx->rq_msn;
-	h.ts = ktime_get_ns();
+	h.ts = mrc_req_stamp(qp, ktime_get_ns());
 	h.va = send ? slot->offset : ctx->remote_addr + slot->offset;
 	h.rkey = send ? 0 : ctx->rkey;
 	h.dma_len = ctx->length;
@@ -340,6 +349,15 @@ void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out)
 		return;
 
 	prod = mrc_queue_load_producer(&qp->sq);
+	/*
+	 * The producer index is the poster's to move, forward only: behind
+	 * the WQEs already taken it would have them sent again or never
+	 * completed.  The poster's error: fail the QP.
+	 */
+	if (mrc_queue_count(&qp->sq, prod, qp->sq.index) < mrc_req_taken(qp)) {
+		mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
+		return;
+	}
 	while (req->send_idx != prod) {
 		struct mrc_send_ctx *ctx = mrc_sctx(qp, req->send_idx);
 

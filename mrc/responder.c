@@ -23,8 +23,10 @@ void mrc_resp_reset(struct mrc_qp *qp)
 	memset(r->msgs, 0, r->window * sizeof(*r->msgs));
 	r->msn_done = 0;
 	r->rq_msn_done = 0;
+	r->rq_claim_end = 0;
 	r->since_sack = 0;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_resp_reset);
 
 static void mrc_resp_mark(struct mrc_resp *r, u32 psn)
 {
@@ -41,10 +43,26 @@ static void mrc_resp_slide(struct mrc_resp *r)
 }
 
 /*
+ * The RQ's producer index is the poster's to move, forward only: behind a
+ * claimed WQE it has taken back the buffer a message is placed in.
+ */
+static u32 mrc_resp_rq_posted(const struct mrc_qp *qp)
+{
+	return mrc_queue_count(&qp->rq, mrc_queue_load_producer(&qp->rq),
+			       qp->rq.index);
+}
+
+static bool mrc_resp_rq_taken_back(const struct mrc_qp *qp, u32 posted)
+{
+	return posted < qp->resp.rq_claim_end - qp->resp.rq_msn_done;
+}
+
+/*
  * The receive WQE of the @rq_msn-th receive-consuming message, copied out
  * of the queue the first time a packet of that message needs it.  -EAGAIN
  * when the consumer has not posted it yet (RNR), -EINVAL for a WQE no
- * legitimate poster writes.
+ * legitimate poster writes, -EIO when the poster took back WQEs already
+ * claimed.
  */
 static struct mrc_recv_ctx *mrc_resp_rwqe(struct mrc_qp *qp, u32 rq_msn,
 					  int *err)
@@ -55,8 +73,12 @@ static struct mrc_recv_ctx *mrc_resp_rwqe(struct mrc_qp *qp, u32 rq_msn,
 	struct mrc_recv_ctx *rctx;
 	u64 len = 0;
 
-	posted = mrc_queue_count(&qp->rq, mrc_queue_load_producer(&qp->rq),
-				 qp->rq.index);
+	/* One read of the producer for both questions. */
+	posted = mrc_resp_rq_posted(qp);
+	if (mrc_resp_rq_taken_back(qp, posted)) {
+		*err = -EIO;
+		return NULL;
+	}
 	if (ahead >= posted) {
 		*err = -EAGAIN;
 		return NULL;
@@ -79,6 +101,8 @@ static struct mrc_recv_ctx *mrc_resp_rwqe(struct mrc_qp *qp, u32 rq_msn,
 		len += rctx->sge[i].length;
 	rctx->length = min_t(u64, len, U32_MAX);
 	rctx->claimed = true;
+	if (ahead >= r->rq_claim_end - r->rq_msn_done)
+		r->rq_claim_end = rq_msn + 1;
 	return rctx;
 }
 
@@ -87,6 +111,7 @@ static void mrc_resp_release(struct mrc_qp *qp)
 {
 	struct mrc_cq *cq = to_mcq(qp->ibqp.recv_cq);
 	struct mrc_resp *r = &qp->resp;
+	int err = 0;
 
 	for (;;) {
 		struct mrc_msg *m = &r->msgs[r->msn_done & (r->window - 1)];
@@ -108,6 +133,11 @@ static void mrc_resp_release(struct mrc_qp *qp)
 			/* The sender numbered its receive-consuming messages
 			 * out of step with its MSNs: nothing sane to complete.
 			 */
+			/* Taken back by the poster: its error, not the peer's. */
+			if (mrc_resp_rq_taken_back(qp, mrc_resp_rq_posted(qp))) {
+				mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
+				return;
+			}
 			if (m->rq_msn != r->rq_msn_done || !rctx->claimed) {
 				mrc_count(qp->mdev, qp->av.plane,
 					  MRC_CNT_RX_MALFORMED, 1);
@@ -119,7 +149,7 @@ static void mrc_resp_release(struct mrc_qp *qp)
 				wc.wc_flags = IB_WC_WITH_IMM;
 				wc.ex.imm_data = cpu_to_be32(m->imm);
 			}
-			mrc_cq_post(cq, &wc, m->se);
+			err = mrc_cq_post(cq, &wc, m->se);
 			rctx->claimed = false;
 			mrc_queue_store_consumer(&qp->rq,
 						 mrc_queue_next(&qp->rq,
@@ -128,6 +158,11 @@ static void mrc_resp_release(struct mrc_qp *qp)
 		}
 		m->used = false;
 		r->msn_done++;
+		/* The CQ overran: the QP fails, as the IBA asks. */
+		if (err) {
+			mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
+			return;
+		}
 	}
 }
 
@@ -287,6 +322,20 @@ static void mrc_resp_fatal(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	mrc_resp_nack(qp, h, reason, 0, c, out);
 	/* The peer's QP reports the cause; here it is just a failure. */
 	mrc_qp_error(qp, MRC_QP_ERROR_OTHER);
+}
+
+/*
+ * The same for a SEND the receive WQE cannot take (too short, or an SGE
+ * outside its MR): that WQE completes with @status, the rest are flushed.
+ * In order, every earlier message is complete: the WQE is the RQ's head.
+ */
+static void mrc_resp_fatal_rwqe(struct mrc_qp *qp, const struct mrc_hdrs *h,
+				struct mrc_recv_ctx *rctx, u8 status,
+				u8 reason, struct sk_buff_head *out)
+{
+	if (h->psn == qp->resp.cum_psn)
+		rctx->status = status;
+	mrc_resp_fatal(qp, h, reason, out);
 }
 
 static u8 mrc_rresp_opcode(bool first, bool last)
@@ -491,6 +540,11 @@ static int mrc_resp_place(struct mrc_qp *qp, struct mrc_msg *m,
 					      MRC_CNT_NACK_TX_RNR, out);
 			return err;
 		}
+		/* The poster's error, not the peer's: the QP fails here. */
+		if (err == -EIO) {
+			mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
+			return err;
+		}
 		if (err) {
 			mrc_resp_fatal(qp, h, MRC_NACK_INVALID_REQUEST, out);
 			return err;
@@ -503,14 +557,16 @@ static int mrc_resp_place(struct mrc_qp *qp, struct mrc_msg *m,
 	} else {
 		/* h->va is the offset in the message: within the WQE? */
 		if ((u64)h->va + h->payload_len > rctx->length) {
-			mrc_resp_fatal(qp, h, MRC_NACK_INVALID_REQUEST, out);
+			mrc_resp_fatal_rwqe(qp, h, rctx, IB_WC_LOC_LEN_ERR,
+					    MRC_NACK_INVALID_REQUEST, out);
 			return -EMSGSIZE;
 		}
 		err = mrc_sge_copy(qp->mdev, qp->ibqp.pd, rctx->sge,
 				   rctx->num_sge, h->va, (void *)payload,
 				   h->payload_len, MRC_TO_MR);
 		if (err) {
-			mrc_resp_fatal(qp, h, MRC_NACK_REMOTE_OP, out);
+			mrc_resp_fatal_rwqe(qp, h, rctx, IB_WC_LOC_PROT_ERR,
+					    MRC_NACK_REMOTE_OP, out);
 			return err;
 		}
 	}

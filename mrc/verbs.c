@@ -10,6 +10,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/socket.h>
 #include <linux/udp.h>
+#include <linux/wait_bit.h>
 #include <net/addrconf.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_mad.h>
@@ -238,13 +239,46 @@ static void mrc_disassociate_ucontext(struct ib_ucontext *ibuc)
 {
 }
 
+/* What mrc_query_device() advertises is what a device holds at most. */
+static const u32 mrc_obj_max[MRC_NOBJ] = {
+	[MRC_OBJ_PD] = MRC_MAX_PD,
+	[MRC_OBJ_CQ] = MRC_MAX_CQ,
+	[MRC_OBJ_QP] = MRC_MAX_QP,
+	[MRC_OBJ_AH] = MRC_MAX_AH,
+};
+
+/**
+ * mrc_obj_get() - count one more object of a kind on a device
+ * @mdev: the device
+ * @obj: the kind
+ *
+ * Any user with the uverbs device may create objects; the count keeps them
+ * to the limit the device advertises (MRs are kept to theirs by the key
+ * space, mrc_mr_publish()).
+ *
+ * Return: 0, or -ENOMEM when the device holds its limit already.
+ */
+int mrc_obj_get(struct mrc_device *mdev, enum mrc_obj obj)
+{
+	if (atomic_inc_return(&mdev->nobj[obj]) <= mrc_obj_max[obj])
+		return 0;
+	atomic_dec(&mdev->nobj[obj]);
+	return -ENOMEM;
+}
+
+void mrc_obj_put(struct mrc_device *mdev, enum mrc_obj obj)
+{
+	atomic_dec(&mdev->nobj[obj]);
+}
+
 static int mrc_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	return 0;
+	return mrc_obj_get(to_mdev(ibpd->device), MRC_OBJ_PD);
 }
 
 static int mrc_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
+	mrc_obj_put(to_mdev(ibpd->device), MRC_OBJ_PD);
 	return 0;
 }
 
@@ -305,10 +339,14 @@ int mrc_av_from_attr(struct mrc_device *mdev, struct mrc_av *av,
 static int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 			 struct ib_udata *udata)
 {
+	struct mrc_device *mdev = to_mdev(ibah->device);
 	struct mrc_ah *ah = to_mah(ibah);
 	int err;
 
-	err = mrc_av_from_attr(to_mdev(ibah->device), &ah->av, init->ah_attr);
+	err = mrc_av_from_attr(mdev, &ah->av, init->ah_attr);
+	if (err)
+		return err;
+	err = mrc_obj_get(mdev, MRC_OBJ_AH);
 	if (err)
 		return err;
 
@@ -319,9 +357,11 @@ static int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	if (udata && udata->outlen >= sizeof(struct rxe_create_ah_resp)) {
 		struct rxe_create_ah_resp resp = {};
 
-		return ib_copy_to_udata(udata, &resp, sizeof(resp));
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			mrc_obj_put(mdev, MRC_OBJ_AH);
 	}
-	return 0;
+	return err;
 }
 
 static int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
@@ -345,6 +385,7 @@ static int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 
 static int mrc_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
+	mrc_obj_put(to_mdev(ibah->device), MRC_OBJ_AH);
 	return 0;
 }
 
@@ -358,6 +399,13 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	xa_destroy(&mdev->mrs);
 	mrc_srv6_dst_flush(mdev);
 	mutex_destroy(&mdev->srv6_lock);
+	if (mdev->queued) {
+		atomic_t *n = &mrc_net(mdev->net)->unregistering;
+
+		/* The namespace may go once this reads 0: only its address. */
+		if (atomic_dec_and_test(n))
+			wake_up_var(n);
+	}
 }
 
 const struct ib_device_ops mrc_dev_ops = {

@@ -111,6 +111,16 @@ static inline u32 mrc_queue_count(const struct mrc_queue *q, u32 prod,
 /* ---------------------------------------------------------------------
  * Objects
  */
+
+/* Objects a device counts against the limits it advertises (verbs.c). */
+enum mrc_obj {
+	MRC_OBJ_PD,
+	MRC_OBJ_CQ,
+	MRC_OBJ_QP,
+	MRC_OBJ_AH,
+	MRC_NOBJ
+};
+
 struct mrc_ucontext {
 	struct ib_ucontext ibuc;
 };
@@ -337,6 +347,9 @@ struct mrc_cc {
  * @rnr_pending: an RNR wait is under way (its NACKs count once)
  * @ctx: kernel copies of the SQ's WQEs, one per slot
  * @ctx_size: bytes of one @ctx entry
+ * @ts_key: random, XORed into every timestamp and probe token the requester
+ *	sends (mrc_req_stamp()); the peer reflects them, and an echo that does
+ *	not decode to a time of the last few seconds is not of this QP's
  */
 struct mrc_req {
 	u32 psn_next;
@@ -367,6 +380,7 @@ struct mrc_req {
 	bool rnr_pending;
 	void *ctx;
 	u32 ctx_size;
+	u64 ts_key;
 };
 
 /*
@@ -407,6 +421,7 @@ struct mrc_recv_ctx {
 	u32 num_sge;
 	u32 length;		/* sum of the SGE lengths */
 	bool claimed;
+	u8 status;		/* why the QP failed on it; 0: flushed */
 	struct rxe_sge sge[];
 };
 
@@ -418,6 +433,7 @@ struct mrc_recv_ctx {
  * @msgs: messages by msn & (window - 1)
  * @msn_done: next message to complete, in MSN order
  * @rq_msn_done: receive WQEs consumed so far
+ * @rq_claim_end: one past the furthest receive WQE claimed, as an rq_msn
  * @since_sack: packets accepted since the last SACK
  * @rctx: kernel copies of claimed receive WQEs, one per RQ slot
  * @rctx_size: bytes of one @rctx entry
@@ -429,6 +445,7 @@ struct mrc_resp {
 	struct mrc_msg *msgs;
 	u32 msn_done;
 	u32 rq_msn_done;
+	u32 rq_claim_end;
 	u32 since_sack;
 	void *rctx;
 	u32 rctx_size;
@@ -587,6 +604,41 @@ static inline u32 mrc_req_used(const struct mrc_qp *qp)
 }
 
 /*
+ * A time (ktime_get_ns()) as this requester puts it on the wire, and an
+ * echo of one read back: the same XOR both ways.
+ */
+static inline u64 mrc_req_stamp(const struct mrc_qp *qp, u64 ns)
+{
+	return ns ^ qp->req.ts_key;
+}
+
+/*
+ * Does an echoed timestamp decode to a time of the last MRC_ECHO_MAX_NS,
+ * one this requester sent?  A forger who does not know the key lands one
+ * with odds of about 2^-31.
+ */
+static inline bool mrc_req_echo_ok(const struct mrc_qp *qp, u64 echo, u64 now)
+{
+	u64 t = mrc_req_stamp(qp, echo);
+
+	return t <= now && now - t <= MRC_ECHO_MAX_NS;
+}
+
+/*
+ * The same for a probe's token: bit 63 marks the controller's probes
+ * (ev_probe.c) and is no part of the time, and the controller may wait for
+ * an answer up to MRC_PROBE_TIMEOUT_MS_MAX.
+ */
+static inline bool mrc_req_token_ok(const struct mrc_qp *qp, u64 token,
+				    u64 now)
+{
+	u64 t = mrc_req_stamp(qp, token) & ~BIT_ULL(63);
+
+	return t <= now &&
+	       now - t <= (u64)MRC_PROBE_TIMEOUT_MS_MAX * NSEC_PER_MSEC;
+}
+
+/*
  * Does @psn lie in [psn_una - ring_size, psn_next], the PSNs this requester
  * sent lately?  What a peer acknowledges, or echoes, lies there.
  */
@@ -622,6 +674,18 @@ static inline struct mrc_send_ctx *mrc_sctx(const struct mrc_qp *qp, u32 idx)
 {
 	return qp->req.ctx + (size_t)(idx & qp->sq.index_mask) *
 			     qp->req.ctx_size;
+}
+
+/*
+ * WQEs of the SQ the requester has taken from the poster: those before
+ * send_idx, and the one at it once packetising began.  A producer index
+ * with fewer WQEs posted has been moved backwards.
+ */
+static inline u32 mrc_req_taken(const struct mrc_qp *qp)
+{
+	u32 n = mrc_queue_count(&qp->sq, qp->req.send_idx, qp->sq.index);
+
+	return n + (mrc_sctx(qp, qp->req.send_idx)->state != MRC_WQE_FREE);
 }
 
 static inline struct mrc_recv_ctx *mrc_rctx(const struct mrc_qp *qp, u32 idx)
