@@ -1354,7 +1354,8 @@ static void ev_sack_ref(struct tf *f, u8 flags, u32 ref_ev, u64 ref_ts)
 static void ev_sack_echo(struct tf *f, u32 ev, u32 age_us)
 {
 	ev_sack_ref(f, MRC_SACK_F_TS_VALID, ev,
-		    ktime_get_ns() - (u64)age_us * NSEC_PER_USEC);
+		    mrc_req_stamp(f->qp, ktime_get_ns() -
+					 (u64)age_us * NSEC_PER_USEC));
 }
 
 /*
@@ -1745,53 +1746,149 @@ static void ev_controller_probe(struct kunit *test)
 {
 	struct tf *f = test->priv;
 	struct mrc_evset *s = f->qp->evs;
-	struct mrc_ev_probe_wait w = {}, w2 = {};
+	struct mrc_ev_probe_wait *w, *w2;
 	struct mrc_hdrs h;
 
-	init_completion(&w.done);
-	init_completion(&w2.done);
-	KUNIT_ASSERT_EQ(test, ev_probe_start(f, 3, &w), 0);
+	w = mrc_ev_probe_wait_new();
+	w2 = mrc_ev_probe_wait_new();
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, w2);
+	KUNIT_ASSERT_EQ(test, ev_probe_start(f, 3, w), 0);
 	tf_pop(f, &h);
 	KUNIT_EXPECT_EQ(test, h.opcode, MRC_OP_PROBE);
 	KUNIT_EXPECT_EQ(test, h.ev, s->ev[3].value);
-	KUNIT_EXPECT_EQ(test, h.probe.token, w.token);
-	KUNIT_EXPECT_TRUE(test, w.token & BIT_ULL(63));
-	KUNIT_EXPECT_EQ(test, w.value, s->ev[3].value);
-	KUNIT_EXPECT_EQ(test, ev_probe_start(f, 4, &w2), -EBUSY);
+	KUNIT_EXPECT_EQ(test, h.probe.token, w->token);
+	KUNIT_EXPECT_TRUE(test, mrc_req_stamp(f->qp, w->token) & BIT_ULL(63));
+	KUNIT_EXPECT_EQ(test, w->value, s->ev[3].value);
+	KUNIT_EXPECT_EQ(test, ev_probe_start(f, 4, w2), -EBUSY);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
 
 	/* Another EV's echo, another token, a background probe's: ignored. */
-	ev_probe_answer(f, s->ev[4].value, w.token);
-	ev_probe_answer(f, w.value, w.token ^ 1);
-	ev_probe_answer(f, w.value, w.token & ~BIT_ULL(63));
-	KUNIT_EXPECT_FALSE(test, completion_done(&w.done));
-	KUNIT_EXPECT_PTR_EQ(test, s->waiter, &w);
+	ev_probe_answer(f, s->ev[4].value, w->token);
+	ev_probe_answer(f, w->value, w->token ^ 1);
+	ev_probe_answer(f, w->value, w->token ^ BIT_ULL(63));
+	KUNIT_EXPECT_FALSE(test, completion_done(&w->done));
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, w);
 
-	ev_probe_answer(f, w.value, w.token);
-	KUNIT_EXPECT_TRUE(test, completion_done(&w.done));
-	KUNIT_EXPECT_EQ(test, w.err, 0);
+	ev_probe_answer(f, w->value, w->token);
+	KUNIT_EXPECT_TRUE(test, completion_done(&w->done));
+	KUNIT_EXPECT_EQ(test, w->err, 0);
 	KUNIT_EXPECT_PTR_EQ(test, s->waiter, NULL);
 	/* The clock of the token: an answer takes time. */
-	KUNIT_EXPECT_LT(test, w.rtt_ns, 10ULL * NSEC_PER_SEC);
+	KUNIT_EXPECT_LT(test, w->rtt_ns, 10ULL * NSEC_PER_SEC);
 
 	/* A QP going away completes the waiter with -ENOENT. */
-	KUNIT_ASSERT_EQ(test, ev_probe_start(f, 4, &w2), 0);
+	KUNIT_ASSERT_EQ(test, ev_probe_start(f, 4, w2), 0);
 	tf_pop(f, &h);
 	spin_lock_bh(&f->qp->lock);
-	mrc_ev_probe_forget(f->qp, &w, 0);	/* not the waiter: no effect */
-	KUNIT_EXPECT_PTR_EQ(test, s->waiter, &w2);
+	mrc_ev_probe_forget(f->qp, w, 0);	/* not the waiter: no effect */
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, w2);
 	mrc_ev_probe_forget(f->qp, NULL, -ENOENT);
 	spin_unlock_bh(&f->qp->lock);
-	KUNIT_EXPECT_TRUE(test, completion_done(&w2.done));
-	KUNIT_EXPECT_EQ(test, w2.err, -ENOENT);
+	KUNIT_EXPECT_TRUE(test, completion_done(&w2->done));
+	KUNIT_EXPECT_EQ(test, w2->err, -ENOENT);
 	KUNIT_EXPECT_PTR_EQ(test, s->waiter, NULL);
 
 	/* Only active slots of a connected QP. */
-	KUNIT_EXPECT_EQ(test, ev_probe_start(f, s->n, &w2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ev_probe_start(f, s->n, w2), -EINVAL);
 	f->qp->state = IB_QPS_RTR;
-	KUNIT_EXPECT_EQ(test, ev_probe_start(f, 0, &w2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ev_probe_start(f, 0, w2), -EINVAL);
 	f->qp->state = IB_QPS_RTS;
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	/* Only the test's references are left. */
+	KUNIT_EXPECT_EQ(test, refcount_read(&w->ref), 1U);
+	KUNIT_EXPECT_EQ(test, refcount_read(&w2->ref), 1U);
+	mrc_ev_probe_wait_put(w);
+	mrc_ev_probe_wait_put(w2);
+}
+
+/*
+ * A controller that stops waiting without the QP forgetting its waiter
+ * (its device left the registry first): the QP's reference keeps the
+ * waiter alive for the late answer, or for the QP's end, which frees it.
+ * Under KASAN a waiter on the controller's stack was a use after free.
+ */
+static void ev_controller_gone_before_answer(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	struct mrc_ev_probe_wait *w;
+	struct mrc_hdrs h;
+	u32 value;
+	u64 token;
+
+	w = mrc_ev_probe_wait_new();
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_EQ(test, ev_probe_start(f, 2, w), 0);
+	tf_pop(f, &h);
+	KUNIT_EXPECT_EQ(test, refcount_read(&w->ref), 2U);
+	value = w->value;
+	token = w->token;
+	mrc_ev_probe_wait_put(w);		/* the controller leaves */
+	ev_probe_answer(f, value, token);	/* frees it */
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, NULL);
+
+	w = mrc_ev_probe_wait_new();
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_EQ(test, ev_probe_start(f, 2, w), 0);
+	tf_pop(f, &h);
+	mrc_ev_probe_wait_put(w);
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_probe_forget(f->qp, NULL, -ENOENT);	/* the QP's end */
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, NULL);
+}
+
+/*
+ * A forged PROBE sent to the peer gets a genuine answer that carries the
+ * forger's token.  Tokens are this QP's stamps (mrc_req_stamp()): an
+ * answer whose token decodes to no time of the last seconds is rejected
+ * before it reaches the EV verdicts or the controller's waiter, however
+ * plausible it looks in clear (a plain time of now, zero, random bits).
+ */
+static void ev_forged_probe_answer_rejected(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	struct mrc_ev_probe_wait *w;
+	u64 now = ktime_get_ns();
+	u64 forged[] = { now, now - NSEC_PER_MSEC, 0, 0x0123456789abcdefULL,
+			 mrc_req_stamp(f->qp, now - 61 * NSEC_PER_SEC),
+			 mrc_req_stamp(f->qp, now + NSEC_PER_SEC) };
+	struct mrc_hdrs h;
+	u64 rejected;
+	unsigned int i;
+
+	w = mrc_ev_probe_wait_new();
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_EQ(test, ev_probe_start(f, 1, w), 0);
+	tf_pop(f, &h);
+	KUNIT_EXPECT_TRUE(test, mrc_req_token_ok(f->qp, h.probe.token,
+						 ktime_get_ns()));
+	rejected = tf_count(f, MRC_CNT_RX_ACK_REJECTED);
+	for (i = 0; i < ARRAY_SIZE(forged); i++)
+		ev_probe_answer(f, w->value, forged[i]);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_ACK_REJECTED),
+			rejected + ARRAY_SIZE(forged));
+	KUNIT_EXPECT_FALSE(test, completion_done(&w->done));
+	KUNIT_EXPECT_PTR_EQ(test, s->waiter, w);
+	/*
+	 * A controller may wait a minute for its answer; a timestamp's echo
+	 * counts for 10 s, and bit 63 (the controller's mark) is no time.
+	 */
+	KUNIT_EXPECT_TRUE(test, mrc_req_token_ok(f->qp, mrc_req_stamp(f->qp, now),
+						 now + 59 * NSEC_PER_SEC));
+	KUNIT_EXPECT_FALSE(test, mrc_req_echo_ok(f->qp, mrc_req_stamp(f->qp, now),
+						 now + 11 * NSEC_PER_SEC));
+	KUNIT_EXPECT_FALSE(test, mrc_req_echo_ok(f->qp,
+						 mrc_req_stamp(f->qp, BIT_ULL(63) | now),
+						 now + NSEC_PER_SEC));
+	/* The real answer still counts. */
+	ev_probe_answer(f, w->value, h.probe.token);
+	KUNIT_EXPECT_TRUE(test, completion_done(&w->done));
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_ACK_REJECTED),
+			rejected + ARRAY_SIZE(forged));
+	mrc_ev_probe_wait_put(w);
 }
 
 /* Packets of one WRITE the spray posts: the fixture's MR holds 63. */
@@ -2487,6 +2584,53 @@ static void ev_peer_status_forged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->peer_down, BIT(6));
 }
 
+/*
+ * A forged port status far ahead of the peer's sequence is refused and
+ * counted; one that lands within the step holds only while repeated: the
+ * peer's own update resynchronises once it is MRC_PSTAT_EXPIRE_MS old, and
+ * planes no one repeats are down are given back.  A repeat of what holds
+ * keeps it.
+ */
+static void ev_peer_status_bounded(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_evset *s = f->qp->evs;
+	u64 old = (MRC_PSTAT_EXPIRE_MS + 1) * NSEC_PER_MSEC;
+	u32 pl, rejected = 0;
+
+	KUNIT_ASSERT_TRUE(test, ev_peer_status(f, 10, BIT(3)));
+	KUNIT_EXPECT_FALSE(test, ev_peer_status(f, 10 + MRC_PSTAT_SEQ_STEP + 1,
+						BIT(4)));
+	for (pl = 0; pl < EV_PLANES; pl++)
+		rejected += ev_cnt(f, pl, MRC_CNT_PSTAT_REJECTED);
+	KUNIT_EXPECT_EQ(test, rejected, 1U);
+	KUNIT_EXPECT_EQ(test, s->peer_down, BIT(3));
+
+	/* The peer's repeat keeps it fresh; what is not repeated expires. */
+	s->peer_status_ns -= old / 2;
+	KUNIT_EXPECT_FALSE(test, ev_peer_status(f, 10, BIT(3)));
+	s->peer_status_ns -= old / 2;
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_peer_status_expire(f->qp);
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_EQ(test, s->peer_down, BIT(3));
+	s->peer_status_ns -= old;
+	spin_lock_bh(&f->qp->lock);
+	mrc_ev_peer_status_expire(f->qp);
+	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_EQ(test, s->peer_down, 0U);
+
+	/* A forgery within the step, then the peer's older sequence. */
+	KUNIT_ASSERT_TRUE(test, ev_peer_status(f, 10 + MRC_PSTAT_SEQ_STEP,
+					       BIT(5)));
+	KUNIT_EXPECT_FALSE(test, ev_peer_status(f, 11, BIT(6)));
+	KUNIT_EXPECT_EQ(test, s->peer_down, BIT(5));
+	s->peer_status_ns -= old;
+	KUNIT_EXPECT_TRUE(test, ev_peer_status(f, 11, BIT(6)));
+	KUNIT_EXPECT_EQ(test, s->peer_down, BIT(6));
+	KUNIT_EXPECT_EQ(test, s->peer_seq, 11U);
+}
+
 static bool ev_from4(struct tf *f, u32 plane, u32 addr)
 {
 	struct mrc_rx_src src = { .family = AF_INET, .v4 = htonl(addr) };
@@ -2626,6 +2770,8 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_install_follows_profile),
 	KUNIT_CASE(ev_install_srv6_covers_paths),
 	KUNIT_CASE(ev_controller_probe),
+	KUNIT_CASE(ev_controller_gone_before_answer),
+	KUNIT_CASE(ev_forged_probe_answer_rejected),
 	KUNIT_CASE(ev_pick_rotation_fair),
 	KUNIT_CASE(ev_pick_never_bad_or_denied),
 	KUNIT_CASE(ev_pick_lone_good_across_reshuffles),
@@ -2636,6 +2782,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ev_peer_status_planes),
 	KUNIT_CASE(ev_peer_addr_per_plane),
 	KUNIT_CASE(ev_peer_status_forged),
+	KUNIT_CASE(ev_peer_status_bounded),
 	KUNIT_CASE(ev_port_status_packets),
 	KUNIT_CASE(ev_port_status_repeat_stored),
 	KUNIT_CASE(ev_retire_takes_spare),

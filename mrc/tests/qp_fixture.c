@@ -196,6 +196,16 @@ void tf_set_psn(struct tf *f, u32 rq_psn, u32 sq_psn)
 	spin_unlock_bh(&qp->lock);
 }
 
+void tf_resp_restart(struct tf *f, u32 rq_psn)
+{
+	struct mrc_qp *qp = f->qp;
+
+	spin_lock_bh(&qp->lock);
+	qp->attr.rq_psn = rq_psn;
+	mrc_resp_reset(qp);
+	spin_unlock_bh(&qp->lock);
+}
+
 u8 *tf_mr_byte(struct tf *f, size_t off)
 {
 	return (u8 *)page_address(f->pages[off >> PAGE_SHIFT]) +

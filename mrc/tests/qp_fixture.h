@@ -43,6 +43,8 @@ void tf_exit(struct kunit *test);
 
 /* Set the PSNs both directions start at (as modify_qp to RTR/RTS does). */
 void tf_set_psn(struct tf *f, u32 rq_psn, u32 sq_psn);
+/* The responder as a reconnected QP finds it: empty, expecting @rq_psn. */
+void tf_resp_restart(struct tf *f, u32 rq_psn);
 
 /* Byte @off of the MR's pages (the region starts at offset 0). */
 u8 *tf_mr_byte(struct tf *f, size_t off);

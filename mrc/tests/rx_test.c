@@ -531,6 +531,123 @@ static void rx_send_without_wqe_is_rnr(struct kunit *test)
 	tf_pop_all(f, &h);
 }
 
+/*
+ * A SEND longer than its receive WQE: NACKed as an invalid request, the
+ * QP fails, that WQE completes with a local length error and the next is
+ * flushed; nothing is written.
+ */
+static void rx_send_longer_than_wqe(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+	struct ib_wc wc[3];
+
+	KUNIT_ASSERT_EQ(test, tf_post_recv(f, 0xd0, 0, 64), 0);
+	KUNIT_ASSERT_EQ(test, tf_post_recv(f, 0xd1, 64, 64), 0);
+	h = req(MRC_OP_SEND_ONLY, 100, 0, 0, 128, 128);
+	tf_resp_rcv(f, &h, pat);
+	expect_nack(f, 100, MRC_NACK_INVALID_REQUEST, 0, 100);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, TF_NPAGES * PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, tf_poll(f, f->rcq, wc, 3), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 0xd0);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_LOC_LEN_ERR);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 0xd1);
+	KUNIT_EXPECT_EQ(test, wc[1].status, IB_WC_WR_FLUSH_ERR);
+}
+
+/*
+ * The poster moves the RQ's producer index back over a WQE a message is
+ * already being placed in: the QP fails here (no NACK blames the peer), the
+ * claimed WQE completes flushed with the wr_id it had when claimed, and
+ * nothing more is written.
+ */
+static void rx_rq_producer_moved_back_fails_qp(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_queue *rq = &f->qp->rq;
+	struct rxe_recv_wqe *w;
+	struct mrc_hdrs h;
+	struct ib_wc wc[3];
+
+	KUNIT_ASSERT_EQ(test, tf_post_recv(f, 0xf0, 1024, 600), 0);
+	KUNIT_ASSERT_EQ(test, tf_post_recv(f, 0xf1, 2048, 600), 0);
+	/* the last packet first: the first WQE is claimed, not completed */
+	h = req(MRC_OP_SEND_LAST, 101, 0, TF_MTU, 300 - TF_MTU, 300);
+	tf_resp_rcv(f, &h, pat + TF_MTU);
+	expect_no_cqe(f);
+	tf_pop_all(f, &h);
+
+	w = mrc_queue_elem(rq, 0);
+	w->wr_id = 0xbad;
+	/* as a poster would publish it (mrc_queue_load_producer()) */
+	smp_store_release(&rq->buf->producer_index, 0);
+	h = req(MRC_OP_SEND_FIRST, 100, 0, 0, TF_MTU, 300);
+	tf_resp_rcv(f, &h, pat);
+	expect_no_packet(f);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_QP_ERRORS), 1);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, 1024 + TF_MTU), 0);
+	KUNIT_ASSERT_EQ(test, tf_poll(f, f->rcq, wc, 3), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 0xf0);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_WR_FLUSH_ERR);
+}
+
+/*
+ * The same when the claimed WQE's message is already complete and waits
+ * behind an earlier WRITE: the release that would complete it fails the QP
+ * instead, so the consumer never passes the producer.
+ */
+static void rx_rq_taken_back_before_release_fails_qp(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_queue *rq = &f->qp->rq;
+	struct mrc_hdrs h;
+	struct ib_wc wc[3];
+
+	KUNIT_ASSERT_EQ(test, tf_post_recv(f, 0xf2, 1024, 64), 0);
+	/* message 1, a SEND, complete; message 0, a WRITE, still missing */
+	h = req(MRC_OP_SEND_ONLY, 101, 1, 0, 64, 64);
+	tf_resp_rcv(f, &h, pat);
+	expect_no_cqe(f);
+	tf_pop_all(f, &h);
+
+	/* as a poster would publish it (mrc_queue_load_producer()) */
+	smp_store_release(&rq->buf->producer_index, 0);
+	h = write_only(100, 0, 0, 64);
+	tf_resp_rcv(f, &h, pat);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_QP_ERRORS), 1);
+	KUNIT_EXPECT_EQ(test, rq->index, 0);
+	KUNIT_ASSERT_EQ(test, tf_poll(f, f->rcq, wc, 3), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 0xf2);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_WR_FLUSH_ERR);
+	tf_pop_all(f, &h);
+}
+
+/*
+ * A receive WQE whose SGE ends past its MR: the SEND that fits its length
+ * is NACKed as a remote operational error, the WQE completes with a local
+ * protection error, and no byte past the MR is written.
+ */
+static void rx_send_into_sge_past_mr(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_hdrs h;
+	struct ib_wc wc[2];
+
+	KUNIT_ASSERT_EQ(test, tf_post_recv(f, 0xe0, TF_MR_LEN - 32, 64), 0);
+	h = req(MRC_OP_SEND_ONLY, 100, 0, 0, 64, 64);
+	tf_resp_rcv(f, &h, pat);
+	expect_nack(f, 100, MRC_NACK_REMOTE_OP, 0, 100);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, TF_NPAGES * PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, tf_poll(f, f->rcq, wc, 2), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 0xe0);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_LOC_PROT_ERR);
+}
+
 /* ---------------------------------------------------------------------
  * Access violations: answered, nothing written, the QP fails
  */
@@ -831,8 +948,12 @@ static struct kunit_case mrc_rx_cases[] = {
 	KUNIT_CASE(rx_write_imm_completes_in_msn_order),
 	KUNIT_CASE(rx_send_into_posted_wqe),
 	KUNIT_CASE(rx_send_without_wqe_is_rnr),
+	KUNIT_CASE(rx_send_longer_than_wqe),
+	KUNIT_CASE(rx_send_into_sge_past_mr),
 	KUNIT_CASE(rx_unknown_rkey),
 	KUNIT_CASE(rx_unknown_mr_index),
+	KUNIT_CASE(rx_rq_producer_moved_back_fails_qp),
+	KUNIT_CASE(rx_rq_taken_back_before_release_fails_qp),
 	KUNIT_CASE(rx_write_past_mr_end),
 	KUNIT_CASE(rx_write_without_qp_remote_write),
 	{}

@@ -435,6 +435,7 @@ static void rel_stale_or_forged_ack_changes_nothing(struct kunit *test)
 	h.sack.cum_psn = SQ_PSN + 1;
 	h.sack.sack_psn = h.sack.cum_psn;
 	h.sack.flags = MRC_SACK_F_PROBE;
+	h.sack.ref_ts = mrc_req_stamp(f->qp, ktime_get_ns());
 	h.sack.window = MRC_WINDOW_DEFAULT;
 	h.sack.penalty = 0;
 	tf_sack_rcv(f, &h);
@@ -451,6 +452,98 @@ static void rel_stale_or_forged_ack_changes_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_ACK_REJECTED), 4);
 	KUNIT_EXPECT_EQ(test, req->psn_una, SQ_PSN + 1);
 	tf_pop_all(f, &junk);
+}
+
+/*
+ * A WRITE whose remote range wraps 2^64 is the poster's error: the QP
+ * fails with a local QP operation error before a packet is built (the
+ * wire rules refuse such a range, and building it would WARN).
+ */
+static void rel_wrapping_remote_range_is_local_error(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct ib_wc wc;
+
+	tf_post_write(f, U64_MAX - 100, REMOTE_RKEY, 77, 0, 256);
+	tf_req_run(f);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+	KUNIT_ASSERT_EQ(test, tf_poll(f, f->scq, &wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 77ULL);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_QP_OP_ERR);
+}
+
+/*
+ * A retransmit timeout doubled past 2^32 us (71 minutes) is armed whole,
+ * not cut to its low 32 bits: 2000 s doubled four times is 32000 s.
+ */
+static void rel_long_rto_not_truncated(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	unsigned long left;
+
+	f->qp->rto_us = 2000U * USEC_PER_SEC;
+	f->qp->attr.retry_cnt = 0;
+	f->qp->req.timeouts = 4;
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 1, 0, 64);
+	tf_req_run(f);
+	KUNIT_ASSERT_TRUE(test, timer_pending(&f->qp->rtx_timer));
+	left = f->qp->rtx_timer.expires - jiffies;
+	KUNIT_EXPECT_GE(test, left, 31999UL * HZ);
+	KUNIT_EXPECT_LE(test, left, 32000UL * HZ + 1);
+}
+
+/*
+ * The SQ's producer index moved back behind WQEs the requester took: the
+ * poster's error, the QP fails; the taken WQEs still complete (flushed),
+ * the ones the index no longer covers too.
+ */
+static void rel_producer_moved_back_fails_qp(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_queue *sq = &f->qp->sq;
+	struct mrc_hdrs h;
+	struct ib_wc wc[4];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 10 + i, 0, 64);
+	tf_req_run(f);
+	KUNIT_EXPECT_EQ(test, tf_pop_all(f, &h), 3U);
+	/* as a poster would publish it (mrc_queue_load_producer()) */
+	smp_store_release(&sq->buf->producer_index,
+			  (sq->buf->producer_index - 2) & sq->index_mask);
+	tf_req_run(f);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->out), 0U);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+	KUNIT_ASSERT_EQ(test, tf_poll(f, f->scq, wc, 4), 3);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, wc[i].wr_id, 10ULL + i);
+		KUNIT_EXPECT_EQ(test, wc[i].status, IB_WC_WR_FLUSH_ERR);
+	}
+}
+
+/*
+ * A completion its CQ has no room for is lost, and the QP that had to
+ * post it fails (the IBA's CQ overrun); the CQ takes nothing more.
+ */
+static void rel_cq_overrun_fails_qp(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct ib_wc wc = { .wr_id = 1, .qp = &f->qp->ibqp };
+	struct mrc_hdrs h;
+	int i;
+
+	for (i = 0; i < f->scq->ibcq.cqe; i++)
+		KUNIT_ASSERT_EQ(test, mrc_cq_post(f->scq, &wc, false), 0);
+	tf_post_write(f, REMOTE_VA, REMOTE_RKEY, 9, 0, 64);
+	tf_req_run(f);
+	KUNIT_EXPECT_EQ(test, tf_pop_all(f, &h), 1U);
+	sack(f, 5001, 0);
+	KUNIT_EXPECT_TRUE(test, f->scq->overflowed);
+	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_QP_ERRORS), 1);
+	KUNIT_EXPECT_EQ(test, mrc_cq_post(f->scq, &wc, false), -EOVERFLOW);
 }
 
 /*
@@ -555,6 +648,10 @@ static struct kunit_case mrc_comp_cases[] = {
 	KUNIT_CASE(rel_spurious_retransmit_widens_reordering),
 	KUNIT_CASE(rel_sack_beyond_psn_next_ignored),
 	KUNIT_CASE(rel_stale_or_forged_ack_changes_nothing),
+	KUNIT_CASE(rel_wrapping_remote_range_is_local_error),
+	KUNIT_CASE(rel_long_rto_not_truncated),
+	KUNIT_CASE(rel_producer_moved_back_fails_qp),
+	KUNIT_CASE(rel_cq_overrun_fails_qp),
 	KUNIT_CASE(rel_penalty_from_backlog),
 	KUNIT_CASE(rel_sack_penalty_shrinks_window),
 	KUNIT_CASE(rel_sacked_past_hole_make_room),
