@@ -29,12 +29,16 @@ install: modules_install tools
 tools:
 	$(MAKE) -C tools/mrcctl
 	$(MAKE) -C tools/mrc-xfer
+	$(MAKE) -C tools/testing/mrc-rcerr
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) C=2 CHECK=sparse modules
 
 check:
 	tools/testing/check.sh
+
+check-long:
+	tools/testing/check-long.sh
 
 demo:
 	tools/testing/demo.sh
@@ -55,6 +59,7 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/mrcctl clean
 	$(MAKE) -C tools/mrc-xfer clean
+	$(MAKE) -C tools/testing/mrc-rcerr clean
 	rm -rf .build
 
-.PHONY: all modules modules_install install tools sparse check demo fuzz bench bench-multipath bench-srv6 clean
+.PHONY: all modules modules_install install tools sparse check check-long demo fuzz bench bench-multipath bench-srv6 clean

@@ -1,0 +1,1555 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrc-rcerr: the error paths of an RC queue pair over mrc, end to end, with
+ * the exact work completion status on both sides.
+ *
+ * One process opens two RDMA devices (in the selftests, mrc devices in two
+ * network namespaces: RDMA devices are shared between namespaces) and, for
+ * each case, connects fresh QPs between them directly, so that it sees both
+ * ends of every failure: which completions each side gets, in what order and
+ * with what status, which state each QP is left in, what memory changed.
+ * Two cases fork: one checks that a forked child does not disturb transfers
+ * in flight, one kills a process that owns a QP in the middle of traffic.
+ *
+ * Output: one "ok N - CASE" or "not ok N - CASE" line per case, with "#" lines
+ * saying what differed.  Exit status: 0 when every case passed, 1 otherwise,
+ * 2 for usage errors, 3 when the devices cannot be opened.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <infiniband/verbs.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KiB		1024ULL
+#define MiB		(1024 * KiB)
+#define GiB		(1024 * MiB)
+#define ULL(v)		((unsigned long long)(v))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define ACCESS_ALL	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+			 IBV_ACCESS_REMOTE_READ)
+#define CANARY		4096	/* bytes either side of every MR */
+
+struct dev {
+	const char *name;
+	int gid_idx;
+	struct ibv_context *ctx;
+	union ibv_gid gid;
+};
+
+/* What a pair is made of; cfg_default() gives the usual values. */
+struct cfg {
+	uint32_t sq_wr, rq_wr, cqe;
+	uint64_t len;			/* bytes of each side's MR */
+	enum ibv_mtu mtu;
+	uint32_t a_psn, b_psn;		/* each side's first send PSN */
+	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
+};
+
+/* One end: its own PD, CQs, QP and MR over buf + CANARY. */
+struct end {
+	struct dev *d;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *scq, *rcq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	uint8_t *buf;			/* CANARY, the MR's bytes, CANARY */
+	uint8_t *mem;			/* the MR's bytes */
+	uint64_t len;
+	uint32_t sq_cap;
+	uint32_t psn;
+};
+
+struct pair {
+	struct end a, b;
+	struct cfg c;
+};
+
+/* The peer's coordinates, as a pipe carries them between processes. */
+struct coord {
+	uint32_t qpn, psn, rkey;
+	uint64_t addr;
+	union ibv_gid gid;
+};
+
+struct want {
+	uint64_t wr_id;
+	enum ibv_wc_status status;
+};
+
+static struct dev dev_a, dev_b;
+static bool long_cases;
+static uint64_t max_size = 16 * MiB;	/* -s */
+static int wait_ms = 20000;		/* -w: for a completion that must come */
+static int case_fails;
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	case_fails++;
+	fputs("#   ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("#   ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+static void fill(uint8_t *p, uint64_t len, uint64_t seed)
+{
+	uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1, i;
+
+	for (i = 0; i < len; i++) {
+		if (!(i & 7)) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+		}
+		p[i] = x >> ((i & 7) * 8);
+	}
+}
+
+/* Bytes of [p, p + len) that differ from fill(seed); 0 when all match. */
+static uint64_t differ(const uint8_t *p, uint64_t len, uint64_t seed)
+{
+	uint64_t n = 0, i, chunk = 64 * KiB;
+	uint8_t *ref = malloc(chunk);
+
+	if (!ref)
+		return len;
+	for (i = 0; i < len; i += chunk) {
+		uint64_t c = len - i < chunk ? len - i : chunk, j;
+
+		/* The pattern restarts per chunk: fill the chunk's own. */
+		fill(ref, c, seed + i / chunk);
+		for (j = 0; j < c; j++)
+			n += p[i + j] != ref[j];
+	}
+	free(ref);
+	return n;
+}
+
+/* fill() chunk by chunk, as differ() reads it. */
+static void fill_msg(uint8_t *p, uint64_t len, uint64_t seed)
+{
+	uint64_t i, chunk = 64 * KiB;
+
+	for (i = 0; i < len; i += chunk)
+		fill(p + i, len - i < chunk ? len - i : chunk, seed + i / chunk);
+}
+
+/* Bytes of [p, p + len) that are not zero (never written: mmap()ed). */
+static uint64_t nonzero(const uint8_t *p, uint64_t len)
+{
+	uint64_t n = 0, i;
+
+	for (i = 0; i < len; i++)
+		n += p[i] != 0;
+	return n;
+}
+
+static uint64_t canary_changed(const struct end *e)
+{
+	uint64_t n = 0, i;
+
+	for (i = 0; i < CANARY; i++) {
+		n += e->buf[i] != 0xa5;
+		n += e->mem[e->len + i] != 0xa5;
+	}
+	return n;
+}
+
+static struct cfg cfg_default(void)
+{
+	static uint32_t seq;
+
+	seq++;
+	return (struct cfg) {
+		.sq_wr = 64, .rq_wr = 64, .cqe = 256,
+		.len = 1 * MiB,
+		.mtu = IBV_MTU_1024,
+		.a_psn = (seq * 7919) & 0xffffff,
+		.b_psn = (seq * 104729) & 0xffffff,
+		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
+		.min_rnr_timer = 1,
+	};
+}
+
+static int dev_open(struct dev *d)
+{
+	struct ibv_device **list;
+	int i, n;
+
+	list = ibv_get_device_list(&n);
+	if (!list)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), d->name))
+			break;
+	d->ctx = i < n ? ibv_open_device(list[i]) : NULL;
+	ibv_free_device_list(list);
+	if (!d->ctx) {
+		fprintf(stderr, "mrc-rcerr: cannot open %s\n", d->name);
+		return -1;
+	}
+	if (ibv_query_gid(d->ctx, 1, d->gid_idx, &d->gid)) {
+		fprintf(stderr, "mrc-rcerr: %s has no GID %d\n", d->name,
+			d->gid_idx);
+		return -1;
+	}
+	fcntl(d->ctx->async_fd, F_SETFL,
+	      fcntl(d->ctx->async_fd, F_GETFL) | O_NONBLOCK);
+	return 0;
+}
+
+/* The next async event of @d within @ms, acknowledged; false if none. */
+static bool async_next(struct dev *d, int ms, struct ibv_async_event *out)
+{
+	struct pollfd pfd = { .fd = d->ctx->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+
+	if (poll(&pfd, 1, ms) <= 0 || ibv_get_async_event(d->ctx, &ev))
+		return false;
+	*out = ev;
+	ibv_ack_async_event(&ev);
+	return true;
+}
+
+static void async_drain(struct dev *d)
+{
+	struct ibv_async_event ev;
+
+	while (async_next(d, 0, &ev))
+		;
+}
+
+/* Wait up to @ms for an event of @type about @qp or @cq on @d. */
+static bool async_wait(struct dev *d, enum ibv_event_type type,
+		       struct ibv_qp *qp, struct ibv_cq *cq, int ms)
+{
+	uint64_t end = now_ms() + ms;
+	struct ibv_async_event ev;
+
+	while (now_ms() < end) {
+		if (!async_next(d, (int)(end - now_ms()), &ev))
+			continue;
+		if (ev.event_type == type &&
+		    ((qp && ev.element.qp == qp) || (cq && ev.element.cq == cq)))
+			return true;
+		note("async event %s seen", ibv_event_type_str(ev.event_type));
+	}
+	return false;
+}
+
+static int end_make(struct end *e, struct dev *d, struct ibv_context *ctx,
+		    const struct cfg *c, uint32_t psn)
+{
+	struct ibv_qp_init_attr qia = { 0 };
+	uint64_t size = c->len + 2 * CANARY;
+
+	memset(e, 0, sizeof(*e));
+	e->d = d;
+	e->ctx = ctx;
+	e->len = c->len;
+	e->psn = psn;
+	e->buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (e->buf == MAP_FAILED) {
+		e->buf = NULL;
+		fail("%s: mmap %llu bytes: %s", d->name, ULL(size),
+		     strerror(errno));
+		return -1;
+	}
+	memset(e->buf, 0xa5, CANARY);
+	memset(e->buf + CANARY + c->len, 0xa5, CANARY);
+	e->mem = e->buf + CANARY;
+	e->pd = ibv_alloc_pd(ctx);
+	e->scq = e->pd ? ibv_create_cq(ctx, c->cqe, NULL, NULL, 0) : NULL;
+	e->rcq = e->scq ? ibv_create_cq(ctx, 256, NULL, NULL, 0) : NULL;
+	e->mr = e->rcq ? ibv_reg_mr(e->pd, e->mem, c->len, ACCESS_ALL) : NULL;
+	if (!e->mr) {
+		fail("%s: PD, CQs or MR: %s", d->name, strerror(errno));
+		return -1;
+	}
+	qia.send_cq = e->scq;
+	qia.recv_cq = e->rcq;
+	qia.qp_type = IBV_QPT_RC;
+	qia.cap.max_send_wr = c->sq_wr;
+	qia.cap.max_recv_wr = c->rq_wr;
+	qia.cap.max_send_sge = 2;
+	qia.cap.max_recv_sge = 2;
+	e->qp = ibv_create_qp(e->pd, &qia);
+	if (!e->qp) {
+		fail("%s: ibv_create_qp: %s", d->name, strerror(errno));
+		return -1;
+	}
+	e->sq_cap = qia.cap.max_send_wr;
+	return 0;
+}
+
+static void end_free(struct end *e)
+{
+	if (e->qp)
+		ibv_destroy_qp(e->qp);
+	if (e->mr)
+		ibv_dereg_mr(e->mr);
+	if (e->rcq)
+		ibv_destroy_cq(e->rcq);
+	if (e->scq)
+		ibv_destroy_cq(e->scq);
+	if (e->pd)
+		ibv_dealloc_pd(e->pd);
+	if (e->buf)
+		munmap(e->buf, e->len + 2 * CANARY);
+	memset(e, 0, sizeof(*e));
+}
+
+static int to_init(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = ACCESS_ALL,
+	};
+
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			     IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+}
+
+static struct ibv_qp_attr rtr_attr(const struct cfg *c, const struct coord *peer,
+				   int gid_idx)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = c->mtu,
+		.dest_qp_num = peer->qpn,
+		.rq_psn = peer->psn,
+		.max_dest_rd_atomic = 16,
+		.min_rnr_timer = c->min_rnr_timer,
+	};
+
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = peer->gid;
+	a.ah_attr.grh.sgid_index = gid_idx;
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.port_num = 1;
+	return a;
+}
+
+#define RTR_MASK	(IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | \
+			 IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | \
+			 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)
+#define RTS_MASK	(IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | \
+			 IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | \
+			 IBV_QP_MAX_QP_RD_ATOMIC)
+
+static int to_rtr(struct end *e, const struct cfg *c, const struct coord *peer)
+{
+	struct ibv_qp_attr a = rtr_attr(c, peer, e->d->gid_idx);
+
+	return ibv_modify_qp(e->qp, &a, RTR_MASK);
+}
+
+static int to_rts(struct end *e, const struct cfg *c)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTS,
+		.sq_psn = e->psn,
+		.timeout = c->timeout,
+		.retry_cnt = c->retry_cnt,
+		.rnr_retry = c->rnr_retry,
+		.max_rd_atomic = 16,
+	};
+
+	return ibv_modify_qp(e->qp, &a, RTS_MASK);
+}
+
+static struct coord coord_of(const struct end *e)
+{
+	return (struct coord) {
+		.qpn = e->qp->qp_num, .psn = e->psn, .rkey = e->mr->rkey,
+		.addr = (uintptr_t)e->mem, .gid = e->d->gid,
+	};
+}
+
+static int end_connect(struct end *e, const struct cfg *c,
+		       const struct coord *peer)
+{
+	int err = to_init(e->qp);
+
+	if (!err)
+		err = to_rtr(e, c, peer);
+	if (!err)
+		err = to_rts(e, c);
+	if (err)
+		fail("%s: connecting QP %u: %s", e->d->name, e->qp->qp_num,
+		     strerror(err));
+	return err;
+}
+
+static int pair_connect(struct pair *p)
+{
+	struct coord ca = coord_of(&p->a), cb = coord_of(&p->b);
+
+	if (end_connect(&p->a, &p->c, &cb) || end_connect(&p->b, &p->c, &ca))
+		return -1;
+	return 0;
+}
+
+static int pair_make(struct pair *p, const struct cfg *c)
+{
+	memset(p, 0, sizeof(*p));
+	p->c = *c;
+	if (end_make(&p->a, &dev_a, dev_a.ctx, c, c->a_psn) ||
+	    end_make(&p->b, &dev_b, dev_b.ctx, c, c->b_psn))
+		return -1;
+	return pair_connect(p);
+}
+
+static void pair_free(struct pair *p)
+{
+	end_free(&p->a);
+	end_free(&p->b);
+}
+
+static struct ibv_send_wr *send_wr(struct ibv_send_wr *wr, struct ibv_sge *sge,
+				   uint64_t wr_id, enum ibv_wr_opcode op,
+				   const struct end *e, uint64_t off,
+				   uint32_t len, const struct end *peer,
+				   uint64_t roff)
+{
+	memset(wr, 0, sizeof(*wr));
+	*sge = (struct ibv_sge) {
+		.addr = (uintptr_t)e->mem + off, .length = len,
+		.lkey = e->mr ? e->mr->lkey : 0,
+	};
+	wr->wr_id = wr_id;
+	wr->opcode = op;
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+	wr->send_flags = IBV_SEND_SIGNALED;
+	if (peer) {
+		wr->wr.rdma.remote_addr = (uintptr_t)peer->mem + roff;
+		wr->wr.rdma.rkey = peer->mr ? peer->mr->rkey : 0;
+	}
+	return wr;
+}
+
+/* Post one signaled WR of @e's MR bytes [off, +len) to @peer's at @roff. */
+static int post(struct end *e, uint64_t wr_id, enum ibv_wr_opcode op,
+		uint64_t off, uint32_t len, const struct end *peer,
+		uint64_t roff)
+{
+	struct ibv_send_wr wr, *bad;
+	struct ibv_sge sge;
+	int err;
+
+	err = ibv_post_send(e->qp, send_wr(&wr, &sge, wr_id, op, e, off, len,
+					   peer, roff), &bad);
+	if (err)
+		fail("%s: ibv_post_send wr %llu: %s", e->d->name, ULL(wr_id),
+		     strerror(err));
+	return err;
+}
+
+static int post_recv(struct end *e, uint64_t wr_id, uint64_t off,
+		     uint32_t len, uint32_t lkey)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)e->mem + off, .length = len, .lkey = lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+	int err = ibv_post_recv(e->qp, &wr, &bad);
+
+	if (err)
+		fail("%s: ibv_post_recv wr %llu: %s", e->d->name, ULL(wr_id),
+		     strerror(err));
+	return err;
+}
+
+/* Up to @n completions within @ms; returns how many came. */
+static int poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n, int ms)
+{
+	uint64_t end = now_ms() + ms;
+	int got = 0, r;
+
+	while (got < n) {
+		r = ibv_poll_cq(cq, n - got, wc + got);
+		if (r < 0)
+			return got;
+		got += r;
+		if (got < n && !r) {
+			if (now_ms() >= end)
+				break;
+			usleep(100);
+		}
+	}
+	return got;
+}
+
+/*
+ * The completions of @cq are exactly @w, in order: they arrive within @ms
+ * and none follows at once.
+ */
+static void expect_wcs_within(const char *what, struct ibv_cq *cq,
+			      const struct want *w, int n, int ms)
+{
+	struct ibv_wc wc[64], extra;
+	int got, i;
+
+	got = poll_n(cq, wc, n, ms);
+	for (i = 0; i < got; i++)
+		if (wc[i].wr_id != w[i].wr_id || wc[i].status != w[i].status)
+			fail("%s: completion %d is wr %llu \"%s\", want wr %llu \"%s\"",
+			     what, i, ULL(wc[i].wr_id),
+			     ibv_wc_status_str(wc[i].status), ULL(w[i].wr_id),
+			     ibv_wc_status_str(w[i].status));
+	if (got < n)
+		fail("%s: %d of %d completions", what, got, n);
+	if (poll_n(cq, &extra, 1, 0))
+		fail("%s: one completion too many: wr %llu \"%s\"", what,
+		     ULL(extra.wr_id), ibv_wc_status_str(extra.status));
+}
+
+static void expect_wcs(const char *what, struct ibv_cq *cq,
+		       const struct want *w, int n)
+{
+	expect_wcs_within(what, cq, w, n, wait_ms);
+}
+
+static enum ibv_qp_state qp_state(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &ia))
+		return -1;
+	return a.qp_state;
+}
+
+static const char *state_str(int s)
+{
+	static const char *const names[] = {
+		"RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR"
+	};
+
+	return s >= 0 && s < (int)ARRAY_SIZE(names) ? names[s] : "?";
+}
+
+static void expect_state(const char *what, struct ibv_qp *qp,
+			 enum ibv_qp_state want)
+{
+	enum ibv_qp_state s = qp_state(qp);
+
+	if (s != want)
+		fail("%s: QP %u is %s, want %s", what, qp->qp_num, state_str(s),
+		     state_str(want));
+}
+
+static void expect_eq(const char *what, long long got, long long want)
+{
+	if (got != want)
+		fail("%s: %lld, want %lld", what, got, want);
+}
+
+/* ------------------------------------------------------------------ */
+
+/*
+ * The cause completes first, then every WR behind it is flushed, on both
+ * queues of both sides: a WRITE with a wrong rkey fails A with a remote
+ * access error and B (whose rkey check refused it) too.
+ */
+static void c_flush_order(void)
+{
+	struct cfg c = cfg_default();
+	struct ibv_send_wr wr[3], *bad;
+	struct ibv_sge sge[3];
+	struct pair p;
+
+	if (pair_make(&p, &c))
+		goto out;
+	post_recv(&p.a, 100, 0, 64, p.a.mr->lkey);
+	post_recv(&p.a, 101, 64, 64, p.a.mr->lkey);
+	post_recv(&p.b, 200, 0, 64, p.b.mr->lkey);
+	send_wr(&wr[0], &sge[0], 1, IBV_WR_RDMA_WRITE, &p.a, 0, 64, &p.b, 0);
+	wr[0].wr.rdma.rkey ^= 0x80;
+	send_wr(&wr[1], &sge[1], 2, IBV_WR_SEND, &p.a, 0, 64, NULL, 0);
+	send_wr(&wr[2], &sge[2], 3, IBV_WR_RDMA_WRITE, &p.a, 0, 64, &p.b, 64);
+	wr[0].next = &wr[1];
+	wr[1].next = &wr[2];
+	expect_eq("ibv_post_send of three", ibv_post_send(p.a.qp, wr, &bad), 0);
+	expect_wcs("A send queue", p.a.scq, (struct want[]) {
+		{ 1, IBV_WC_REM_ACCESS_ERR }, { 2, IBV_WC_WR_FLUSH_ERR },
+		{ 3, IBV_WC_WR_FLUSH_ERR } }, 3);
+	expect_wcs("A receive queue", p.a.rcq, (struct want[]) {
+		{ 100, IBV_WC_WR_FLUSH_ERR }, { 101, IBV_WC_WR_FLUSH_ERR } }, 2);
+	expect_wcs("B receive queue", p.b.rcq, (struct want[]) {
+		{ 200, IBV_WC_WR_FLUSH_ERR } }, 1);
+	expect_state("A", p.a.qp, IBV_QPS_ERR);
+	expect_state("B", p.b.qp, IBV_QPS_ERR);
+	expect_eq("bytes written at B", nonzero(p.b.mem, 128), 0);
+out:
+	pair_free(&p);
+}
+
+/* No receive WQE at B, one RNR retry allowed: A's SEND fails, B stays up. */
+static void c_rnr_retry_exc(void)
+{
+	struct cfg c = cfg_default();
+	struct pair p;
+
+	c.rnr_retry = 1;
+	if (pair_make(&p, &c))
+		goto out;
+	post(&p.a, 1, IBV_WR_SEND, 0, 64, NULL, 0);
+	post(&p.a, 2, IBV_WR_RDMA_WRITE, 0, 64, &p.b, 0);
+	expect_wcs("A send queue", p.a.scq, (struct want[]) {
+		{ 1, IBV_WC_RNR_RETRY_EXC_ERR }, { 2, IBV_WC_WR_FLUSH_ERR } }, 2);
+	expect_state("A", p.a.qp, IBV_QPS_ERR);
+	expect_state("B", p.b.qp, IBV_QPS_RTS);
+	expect_wcs("B receive queue", p.b.rcq, NULL, 0);
+out:
+	pair_free(&p);
+}
+
+/* B is gone to ERR and answers nothing: A retries, then gives up. */
+static void c_retry_exc(void)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+	struct cfg c = cfg_default();
+	uint64_t t;
+	struct pair p;
+
+	c.retry_cnt = 1;
+	c.timeout = 10;
+	if (pair_make(&p, &c))
+		goto out;
+	expect_eq("B to ERR", ibv_modify_qp(p.b.qp, &a, IBV_QP_STATE), 0);
+	t = now_ms();
+	post(&p.a, 1, IBV_WR_RDMA_WRITE, 0, 4096, &p.b, 0);
+	post(&p.a, 2, IBV_WR_SEND, 0, 64, NULL, 0);
+	expect_wcs("A send queue", p.a.scq, (struct want[]) {
+		{ 1, IBV_WC_RETRY_EXC_ERR }, { 2, IBV_WC_WR_FLUSH_ERR } }, 2);
+	note("retry exhausted after %llu ms", ULL(now_ms() - t));
+	expect_state("A", p.a.qp, IBV_QPS_ERR);
+	expect_eq("bytes written at B", nonzero(p.b.mem, 4096), 0);
+out:
+	pair_free(&p);
+}
+
+/*
+ * A SEND longer than B's receive buffer: A sees an invalid request, B's WQE
+ * a local length error, and the rest of B's receive queue is flushed.
+ */
+static void c_rem_inv_req(void)
+{
+	struct cfg c = cfg_default();
+	struct pair p;
+
+	if (pair_make(&p, &c))
+		goto out;
+	post_recv(&p.b, 200, 0, 64, p.b.mr->lkey);
+	post_recv(&p.b, 201, 64, 64, p.b.mr->lkey);
+	post(&p.a, 1, IBV_WR_SEND, 0, 128, NULL, 0);
+	post(&p.a, 2, IBV_WR_SEND, 0, 16, NULL, 0);
+	expect_wcs("A send queue", p.a.scq, (struct want[]) {
+		{ 1, IBV_WC_REM_INV_REQ_ERR }, { 2, IBV_WC_WR_FLUSH_ERR } }, 2);
+	expect_wcs("B receive queue", p.b.rcq, (struct want[]) {
+		{ 200, IBV_WC_LOC_LEN_ERR }, { 201, IBV_WC_WR_FLUSH_ERR } }, 2);
+	expect_state("A", p.a.qp, IBV_QPS_ERR);
+	expect_state("B", p.b.qp, IBV_QPS_ERR);
+	expect_eq("B's canaries changed", canary_changed(&p.b), 0);
+out:
+	pair_free(&p);
+}
+
+/*
+ * READs and WRITEs B's MR does not allow: a wrong rkey, one byte past its
+ * end, one byte before its start.  A's WR fails with a remote access error,
+ * nothing is read into A or written into B, both QPs end in ERR.
+ */
+static void c_rem_access(void)
+{
+	static const struct {
+		const char *name;
+		enum ibv_wr_opcode op;
+		uint32_t rkey_xor;
+		int64_t roff;
+	} t[] = {
+		{ "READ, wrong rkey", IBV_WR_RDMA_READ, 0x80, 0 },
+		{ "READ, a byte past the end", IBV_WR_RDMA_READ, 0, -63 },
+		{ "READ, a byte before the start", IBV_WR_RDMA_READ, 0, -1 },
+		{ "WRITE, wrong rkey", IBV_WR_RDMA_WRITE, 0x80, 0 },
+		{ "WRITE, a byte past the end", IBV_WR_RDMA_WRITE, 0, -63 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct cfg c = cfg_default();
+		struct ibv_send_wr wr, *bad;
+		struct ibv_sge sge;
+		struct pair p;
+		char what[96];
+		int j;
+
+		c.len = 64 * KiB;
+		if (pair_make(&p, &c))
+			goto next;
+		memset(p.a.mem, 0x11, 64);
+		fill(p.b.mem, c.len, 7);
+		/* past the end: the last 63 bytes and one more */
+		send_wr(&wr, &sge, 1, t[i].op, &p.a, 0, 64, &p.b,
+			t[i].roff < -1 ? c.len + t[i].roff : 0);
+		if (t[i].roff == -1)
+			wr.wr.rdma.remote_addr -= 1;
+		wr.wr.rdma.rkey ^= t[i].rkey_xor;
+		expect_eq(t[i].name, ibv_post_send(p.a.qp, &wr, &bad), 0);
+		snprintf(what, sizeof(what), "%s: A send queue", t[i].name);
+		expect_wcs(what, p.a.scq, (struct want[]) {
+			{ 1, IBV_WC_REM_ACCESS_ERR } }, 1);
+		snprintf(what, sizeof(what), "%s: A", t[i].name);
+		expect_state(what, p.a.qp, IBV_QPS_ERR);
+		snprintf(what, sizeof(what), "%s: B", t[i].name);
+		expect_state(what, p.b.qp, IBV_QPS_ERR);
+		for (j = 0; j < 64; j++)
+			if (p.a.mem[j] != 0x11) {
+				fail("%s: A's byte %d changed", t[i].name, j);
+				break;
+			}
+		snprintf(what, sizeof(what), "%s: bytes changed in B", t[i].name);
+		expect_eq(what, differ(p.b.mem, c.len, 7), 0);
+		snprintf(what, sizeof(what), "%s: canaries changed", t[i].name);
+		expect_eq(what, canary_changed(&p.a) + canary_changed(&p.b), 0);
+next:
+		pair_free(&p);
+	}
+}
+
+/*
+ * B's receive WQE names memory it has no key for: A's SEND fails with a
+ * remote operational error, B's WQE with a local protection error.
+ */
+static void c_rem_op(void)
+{
+	struct cfg c = cfg_default();
+	struct pair p;
+
+	if (pair_make(&p, &c))
+		goto out;
+	post_recv(&p.b, 200, 0, 64, p.b.mr->lkey ^ 0x80);
+	post_recv(&p.b, 201, 64, 64, p.b.mr->lkey);
+	post(&p.a, 1, IBV_WR_SEND, 0, 64, NULL, 0);
+	expect_wcs("A send queue", p.a.scq, (struct want[]) {
+		{ 1, IBV_WC_REM_OP_ERR } }, 1);
+	expect_wcs("B receive queue", p.b.rcq, (struct want[]) {
+		{ 200, IBV_WC_LOC_PROT_ERR }, { 201, IBV_WC_WR_FLUSH_ERR } }, 2);
+	expect_state("A", p.a.qp, IBV_QPS_ERR);
+	expect_state("B", p.b.qp, IBV_QPS_ERR);
+out:
+	pair_free(&p);
+}
+
+/*
+ * A's own WQE names memory it has no key for, or runs past its MR: a local
+ * protection error at A, nothing sent, B untouched and still connected.
+ */
+static void c_loc_prot(void)
+{
+	static const struct {
+		const char *name;
+		enum ibv_wr_opcode op;
+		uint32_t lkey_xor;
+		uint64_t off;
+	} t[] = {
+		{ "SEND, wrong lkey", IBV_WR_SEND, 0x80, 0 },
+		{ "SEND, a byte past the MR", IBV_WR_SEND, 0, 64 * KiB - 63 },
+		{ "WRITE, wrong lkey", IBV_WR_RDMA_WRITE, 0x80, 0 },
+		{ "READ into a wrong lkey", IBV_WR_RDMA_READ, 0x80, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct cfg c = cfg_default();
+		struct ibv_send_wr wr, *bad;
+		struct ibv_sge sge;
+		struct pair p;
+		char what[96];
+
+		c.len = 64 * KiB;
+		if (pair_make(&p, &c))
+			goto next;
+		post_recv(&p.b, 200, 0, 4096, p.b.mr->lkey);
+		send_wr(&wr, &sge, 1, t[i].op, &p.a, t[i].off, 64, &p.b, 0);
+		sge.lkey ^= t[i].lkey_xor;
+		expect_eq(t[i].name, ibv_post_send(p.a.qp, &wr, &bad), 0);
+		post(&p.a, 2, IBV_WR_SEND, 0, 16, NULL, 0);
+		snprintf(what, sizeof(what), "%s: A send queue", t[i].name);
+		expect_wcs(what, p.a.scq, (struct want[]) {
+			{ 1, IBV_WC_LOC_PROT_ERR }, { 2, IBV_WC_WR_FLUSH_ERR } },
+			2);
+		snprintf(what, sizeof(what), "%s: A", t[i].name);
+		expect_state(what, p.a.qp, IBV_QPS_ERR);
+		if (t[i].op != IBV_WR_RDMA_READ) {
+			snprintf(what, sizeof(what), "%s: B", t[i].name);
+			expect_state(what, p.b.qp, IBV_QPS_RTS);
+			snprintf(what, sizeof(what), "%s: B receive queue",
+				 t[i].name);
+			expect_wcs(what, p.b.rcq, NULL, 0);
+		}
+		snprintf(what, sizeof(what), "%s: canaries changed", t[i].name);
+		expect_eq(what, canary_changed(&p.a) + canary_changed(&p.b), 0);
+next:
+		pair_free(&p);
+	}
+}
+
+/* Opcodes mrc does not carry fail the QP as a local QP operation error. */
+static void c_bad_opcode(void)
+{
+	static const enum ibv_wr_opcode ops[] = {
+		IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_FETCH_AND_ADD,
+		IBV_WR_LOCAL_INV, IBV_WR_SEND_WITH_INV,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		struct cfg c = cfg_default();
+		struct ibv_send_wr wr, *bad;
+		struct ibv_sge sge;
+		struct pair p;
+		char what[64];
+		int err;
+
+		if (pair_make(&p, &c))
+			goto next;
+		send_wr(&wr, &sge, 1, ops[i], &p.a, 0, 8, &p.b, 0);
+		wr.wr.atomic.remote_addr = (uintptr_t)p.b.mem;
+		wr.wr.atomic.rkey = p.b.mr->rkey;
+		err = ibv_post_send(p.a.qp, &wr, &bad);
+		snprintf(what, sizeof(what), "opcode %d", ops[i]);
+		if (err) {
+			/* Refused at posting: no completion, the QP is fine. */
+			note("%s: refused at posting (%s)", what, strerror(err));
+			expect_eq("posting error is EINVAL", err, EINVAL);
+			expect_state(what, p.a.qp, IBV_QPS_RTS);
+		} else {
+			expect_wcs(what, p.a.scq, (struct want[]) {
+				{ 1, IBV_WC_LOC_QP_OP_ERR } }, 1);
+			expect_state(what, p.a.qp, IBV_QPS_ERR);
+		}
+		expect_state("B", p.b.qp, IBV_QPS_RTS);
+		expect_eq("bytes changed in B", nonzero(p.b.mem, 64), 0);
+next:
+		pair_free(&p);
+	}
+}
+
+/* Each transition the verbs forbid is refused with EINVAL, state unchanged. */
+static void c_transitions(void)
+{
+	struct cfg c = cfg_default();
+	struct ibv_qp_attr a;
+	struct coord peer;
+	struct pair p;
+
+	memset(&p, 0, sizeof(p));
+	p.c = c;
+	if (end_make(&p.a, &dev_a, dev_a.ctx, &c, c.a_psn) ||
+	    end_make(&p.b, &dev_b, dev_b.ctx, &c, c.b_psn))
+		goto out;
+	peer = coord_of(&p.b);
+
+#define REFUSE(what, st, mask) do {					\
+		a.qp_state = (st);					\
+		expect_eq(what, ibv_modify_qp(p.a.qp, &a, (mask)), EINVAL); \
+	} while (0)
+
+	a = rtr_attr(&c, &peer, p.a.d->gid_idx);
+	REFUSE("RESET -> RTR", IBV_QPS_RTR, RTR_MASK);
+	REFUSE("RESET -> RTS", IBV_QPS_RTS, IBV_QP_STATE);
+	REFUSE("RESET -> SQD", IBV_QPS_SQD, IBV_QP_STATE);
+	memset(&a, 0, sizeof(a));
+	a.qp_access_flags = ACCESS_ALL;
+	REFUSE("RESET -> INIT without a port", IBV_QPS_INIT,
+	       IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_ACCESS_FLAGS);
+	a.cur_qp_state = IBV_QPS_RTR;
+	a.port_num = 1;
+	REFUSE("RESET -> INIT claiming to be in RTR", IBV_QPS_INIT,
+	       IBV_QP_STATE | IBV_QP_CUR_STATE | IBV_QP_PKEY_INDEX |
+	       IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+	expect_state("after the refusals", p.a.qp, IBV_QPS_RESET);
+	expect_eq("RESET -> INIT", to_init(p.a.qp), 0);
+	REFUSE("INIT -> RTS", IBV_QPS_RTS, RTS_MASK);
+	a = rtr_attr(&c, &peer, p.a.d->gid_idx);
+	REFUSE("INIT -> RTR without an address vector", IBV_QPS_RTR,
+	       RTR_MASK & ~IBV_QP_AV);
+	expect_state("after the refusals", p.a.qp, IBV_QPS_INIT);
+	expect_eq("INIT -> RTR", to_rtr(&p.a, &c, &peer), 0);
+	memset(&a, 0, sizeof(a));
+	REFUSE("RTR -> RTS without its attributes", IBV_QPS_RTS, IBV_QP_STATE);
+	REFUSE("RTR -> INIT", IBV_QPS_INIT, IBV_QP_STATE);
+	expect_eq("RTR -> RTS", to_rts(&p.a, &c), 0);
+	a = rtr_attr(&c, &peer, p.a.d->gid_idx);
+	REFUSE("RTS -> RTR", IBV_QPS_RTR, RTR_MASK);
+	memset(&a, 0, sizeof(a));
+	REFUSE("RTS -> INIT", IBV_QPS_INIT, IBV_QP_STATE);
+	expect_state("after the refusals", p.a.qp, IBV_QPS_RTS);
+	a.qp_state = IBV_QPS_ERR;
+	expect_eq("RTS -> ERR", ibv_modify_qp(p.a.qp, &a, IBV_QP_STATE), 0);
+	REFUSE("ERR -> RTS", IBV_QPS_RTS, IBV_QP_STATE);
+	REFUSE("ERR -> INIT", IBV_QPS_INIT, IBV_QP_STATE);
+	expect_state("after the refusals", p.a.qp, IBV_QPS_ERR);
+	a.qp_state = IBV_QPS_RESET;
+	expect_eq("ERR -> RESET", ibv_modify_qp(p.a.qp, &a, IBV_QP_STATE), 0);
+	expect_state("at the end", p.a.qp, IBV_QPS_RESET);
+#undef REFUSE
+out:
+	pair_free(&p);
+}
+
+/*
+ * RTS -> SQD -> RTS: a WR posted while drained waits (its completion does
+ * not come and its bytes do not arrive within 200 ms), and goes once the
+ * QP is back in RTS.
+ */
+static void c_sqd(void)
+{
+	struct ibv_qp_attr a = { 0 };
+	struct cfg c = cfg_default();
+	struct ibv_wc wc;
+	struct pair p;
+
+	if (pair_make(&p, &c))
+		goto out;
+	fill(p.a.mem, 4096, 3);
+	a.qp_state = IBV_QPS_SQD;
+	expect_eq("RTS -> SQD", ibv_modify_qp(p.a.qp, &a, IBV_QP_STATE), 0);
+	expect_state("drained", p.a.qp, IBV_QPS_SQD);
+	post(&p.a, 1, IBV_WR_RDMA_WRITE, 0, 4096, &p.b, 0);
+	expect_eq("completions while drained", poll_n(p.a.scq, &wc, 1, 200), 0);
+	expect_eq("bytes arrived while drained", nonzero(p.b.mem, 4096), 0);
+	a.qp_state = IBV_QPS_RTS;
+	expect_eq("SQD -> RTS", ibv_modify_qp(p.a.qp, &a, IBV_QP_STATE), 0);
+	expect_wcs("A send queue", p.a.scq, (struct want[]) {
+		{ 1, IBV_WC_SUCCESS } }, 1);
+	expect_eq("bytes that differ at B", differ(p.b.mem, 4096, 3), 0);
+out:
+	pair_free(&p);
+}
+
+/* One WRITE, SEND and READ of @size each way it can go; data checked. */
+static void transfer(struct pair *p, uint64_t size, uint64_t seed,
+		     const char *what)
+{
+	uint64_t half = p->c.len / 2;
+	/*
+	 * The completion must come, but a loaded TCG guest is slow: the
+	 * deadline allows 2 MiB/s (-w alone gave a 1 GiB WRITE 20 s, which
+	 * a stock guest beside kernel builds did not make).
+	 */
+	int ms = wait_ms;
+
+	if (size / 2048 > (uint64_t)wait_ms)
+		ms = size / 2048;
+	char w[96];
+
+	fill_msg(p->a.mem, size, seed);
+	post(&p->a, 1, IBV_WR_RDMA_WRITE, 0, size, &p->b, 0);
+	snprintf(w, sizeof(w), "%s: WRITE of %llu", what, ULL(size));
+	expect_wcs_within(w, p->a.scq,
+			  (struct want[]) { { 1, IBV_WC_SUCCESS } }, 1, ms);
+	expect_eq(w, differ(p->b.mem, size, seed), 0);
+
+	fill_msg(p->a.mem + half, size, seed + 1);
+	post_recv(&p->b, 2, half, size, p->b.mr->lkey);
+	post(&p->a, 3, IBV_WR_SEND, half, size, NULL, 0);
+	snprintf(w, sizeof(w), "%s: SEND of %llu", what, ULL(size));
+	expect_wcs_within(w, p->a.scq,
+			  (struct want[]) { { 3, IBV_WC_SUCCESS } }, 1, ms);
+	expect_wcs_within(w, p->b.rcq,
+			  (struct want[]) { { 2, IBV_WC_SUCCESS } }, 1, ms);
+	expect_eq(w, differ(p->b.mem + half, size, seed + 1), 0);
+
+	fill_msg(p->b.mem, size, seed + 2);
+	post(&p->a, 4, IBV_WR_RDMA_READ, 0, size, &p->b, 0);
+	snprintf(w, sizeof(w), "%s: READ of %llu", what, ULL(size));
+	expect_wcs_within(w, p->a.scq,
+			  (struct want[]) { { 4, IBV_WC_SUCCESS } }, 1, ms);
+	expect_eq(w, differ(p->a.mem, size, seed + 2), 0);
+	expect_eq("canaries changed", canary_changed(&p->a) +
+		  canary_changed(&p->b), 0);
+}
+
+/* ERR -> RESET -> INIT -> RTR -> RTS on both sides, then it all works. */
+static void c_reuse(void)
+{
+	struct ibv_qp_attr a = { 0 };
+	struct cfg c = cfg_default();
+	struct pair p;
+
+	if (pair_make(&p, &c))
+		goto out;
+	transfer(&p, 8192, 11, "first life");
+	a.qp_state = IBV_QPS_ERR;
+	expect_eq("A to ERR", ibv_modify_qp(p.a.qp, &a, IBV_QP_STATE), 0);
+	expect_eq("B to ERR", ibv_modify_qp(p.b.qp, &a, IBV_QP_STATE), 0);
+	a.qp_state = IBV_QPS_RESET;
+	expect_eq("A to RESET", ibv_modify_qp(p.a.qp, &a, IBV_QP_STATE), 0);
+	expect_eq("B to RESET", ibv_modify_qp(p.b.qp, &a, IBV_QP_STATE), 0);
+	p.a.psn = (p.a.psn + 100000) & 0xffffff;
+	p.b.psn = (p.b.psn + 100000) & 0xffffff;
+	if (pair_connect(&p))
+		goto out;
+	transfer(&p, 65536 + 3, 21, "second life");
+out:
+	pair_free(&p);
+}
+
+/* Both directions start just below 2^24: every message crosses the wrap. */
+static void c_psn_wrap(void)
+{
+	struct cfg c = cfg_default();
+	struct pair p;
+	int i;
+
+	c.a_psn = 0xfffff0;
+	c.b_psn = 0xffffe8;
+	c.len = 256 * KiB;
+	if (pair_make(&p, &c))
+		goto out;
+	for (i = 0; i < 4; i++) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "round %d", i);
+		transfer(&p, 16 * KiB + i, 40 + 4 * i, what);
+	}
+	/* and B's requester across its own wrap */
+	fill_msg(p.b.mem, 64 * KiB, 99);
+	post(&p.b, 9, IBV_WR_RDMA_WRITE, 0, 64 * KiB, &p.a, 128 * KiB);
+	expect_wcs("B's WRITE", p.b.scq, (struct want[]) {
+		{ 9, IBV_WC_SUCCESS } }, 1);
+	expect_eq("B's WRITE", differ(p.a.mem + 128 * KiB, 64 * KiB, 99), 0);
+out:
+	pair_free(&p);
+}
+
+/*
+ * Messages of 1 byte up to 16 MiB (no larger than -s; 1 GiB with -l), at
+ * the MTU's edges.
+ */
+static void c_sizes(void)
+{
+	static const uint64_t sizes[] = {
+		1, 2, 1023, 1024, 1025, 4096, 65535, 65536, 1 * MiB + 1,
+		16 * MiB,
+	};
+	struct cfg c = cfg_default();
+	struct pair p;
+	unsigned int i;
+
+	c.len = 32 * MiB;
+	if (pair_make(&p, &c))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(sizes) && !case_fails; i++)
+		if (sizes[i] <= max_size)
+			transfer(&p, sizes[i], 100 + i, "size");
+	pair_free(&p);
+	if (!long_cases || case_fails)
+		return;
+	c = cfg_default();
+	c.len = 2 * GiB;
+	if (pair_make(&p, &c))
+		goto out;
+	transfer(&p, 1 * GiB, 200, "size");
+out:
+	pair_free(&p);
+}
+
+/*
+ * More signaled completions than A's send CQ holds, none polled: the CQ
+ * reports an error, the QP that overran it fails, and exactly the
+ * completions that fitted are there, in order.
+ */
+static void c_cq_overflow(void)
+{
+	struct cfg c = cfg_default();
+	struct ibv_send_wr wr[64], *bad;
+	struct ibv_sge sge[64];
+	struct want w[64];
+	struct pair p;
+	int i, n, cap;
+
+	c.cqe = 4;
+	if (pair_make(&p, &c))
+		goto out;
+	cap = p.a.scq->cqe;
+	n = cap + 3;
+	if (n > 64) {
+		fail("CQ of %d entries for 4 asked", cap);
+		goto out;
+	}
+	async_drain(&dev_a);
+	for (i = 0; i < n; i++) {
+		send_wr(&wr[i], &sge[i], i, IBV_WR_RDMA_WRITE, &p.a, 0, 64,
+			&p.b, 64 * i);
+		wr[i].next = i + 1 < n ? &wr[i + 1] : NULL;
+		w[i] = (struct want) { i, IBV_WC_SUCCESS };
+	}
+	expect_eq("ibv_post_send", ibv_post_send(p.a.qp, wr, &bad), 0);
+	if (!async_wait(&dev_a, IBV_EVENT_CQ_ERR, NULL, p.a.scq, wait_ms))
+		fail("no CQ error event");
+	if (!async_wait(&dev_a, IBV_EVENT_QP_FATAL, p.a.qp, NULL, wait_ms))
+		fail("no QP fatal event");
+	expect_state("A", p.a.qp, IBV_QPS_ERR);
+	expect_wcs("A send queue", p.a.scq, w, cap);
+	expect_state("B", p.b.qp, IBV_QPS_RTS);
+out:
+	pair_free(&p);
+}
+
+/* One WR more than the send queue holds: ENOMEM there, the rest go. */
+static void c_sq_full(void)
+{
+	struct cfg c = cfg_default();
+	struct ibv_send_wr wr[64], *bad = NULL;
+	struct ibv_sge sge[64];
+	struct want w[64];
+	struct pair p;
+	uint32_t i, cap;
+
+	c.sq_wr = 4;
+	if (pair_make(&p, &c))
+		goto out;
+	cap = p.a.sq_cap;
+	if (cap + 1 > 64) {
+		fail("send queue of %u WRs for 4 asked", cap);
+		goto out;
+	}
+	for (i = 0; i <= cap; i++) {
+		send_wr(&wr[i], &sge[i], i, IBV_WR_RDMA_WRITE, &p.a, 64 * i, 64,
+			&p.b, 64 * i);
+		wr[i].next = i < cap ? &wr[i + 1] : NULL;
+		w[i] = (struct want) { i, IBV_WC_SUCCESS };
+	}
+	fill(p.a.mem, 64 * (cap + 1), 5);
+	expect_eq("posting one past the queue", ibv_post_send(p.a.qp, wr, &bad),
+		  ENOMEM);
+	expect_eq("the WR refused", bad ? bad - wr : -1, cap);
+	expect_wcs("A send queue", p.a.scq, w, cap);
+	expect_eq("bytes that differ at B", differ(p.b.mem, 64 * cap, 5), 0);
+out:
+	pair_free(&p);
+}
+
+/*
+ * WRITEs in flight for the dereg and fork cases: more than a window, so
+ * that most are built and placed after the call that races them.
+ */
+#define NWR	64
+#define WR_LEN	(32 * KiB)
+
+/*
+ * An MR deregistered while WRs that use it are in flight: on A (the
+ * source), on B (the target).  Every WR completes, in order: first those
+ * that succeeded, with their bytes in place; of the rest, the one that
+ * met the missing MR with a local protection (A) or remote access (B)
+ * error, all others flushed.  No byte lands outside an MR.
+ */
+static void c_dereg_inflight(void)
+{
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		struct cfg c = cfg_default();
+		enum ibv_wc_status cause;
+		struct ibv_wc wc[NWR];
+		struct pair p;
+		int i, got, ok, ncause;
+
+		c.len = NWR * WR_LEN;
+		if (pair_make(&p, &c))
+			goto next;
+		fill_msg(p.a.mem, c.len, 61);
+		for (i = 0; i < NWR; i++)
+			post(&p.a, i, IBV_WR_RDMA_WRITE, WR_LEN * i, WR_LEN,
+			     &p.b, WR_LEN * i);
+		if (side == 0) {
+			expect_eq("A's dereg", ibv_dereg_mr(p.a.mr), 0);
+			p.a.mr = NULL;
+		} else {
+			expect_eq("B's dereg", ibv_dereg_mr(p.b.mr), 0);
+			p.b.mr = NULL;
+		}
+		got = poll_n(p.a.scq, wc, NWR, wait_ms);
+		expect_eq("completions", got, NWR);
+		for (ok = 0; ok < got && wc[ok].status == IBV_WC_SUCCESS; ok++)
+			if (wc[ok].wr_id != (uint64_t)ok)
+				fail("completion %d is wr %llu", ok,
+				     ULL(wc[ok].wr_id));
+		note("%s deregistered: %d of %d WRITEs completed first",
+		     side ? "B" : "A", ok, NWR);
+		/*
+		 * After the successes: the WR that met the missing MR with
+		 * the error, every other one flushed, WRs still in flight
+		 * before it included.
+		 */
+		cause = side ? IBV_WC_REM_ACCESS_ERR : IBV_WC_LOC_PROT_ERR;
+		for (i = ok, ncause = 0; i < got; i++) {
+			if (wc[i].wr_id != (uint64_t)i)
+				fail("completion %d is wr %llu", i,
+				     ULL(wc[i].wr_id));
+			if (wc[i].status == cause)
+				ncause++;
+			else if (wc[i].status != IBV_WC_WR_FLUSH_ERR)
+				fail("completion %d: \"%s\"", i,
+				     ibv_wc_status_str(wc[i].status));
+		}
+		if (ok < got && ncause != 1)
+			fail("%d completions \"%s\", want 1", ncause,
+			     ibv_wc_status_str(cause));
+		/*
+		 * What completed is in place; so is what a WQE completed
+		 * with an error moved before it failed: no check of those.
+		 */
+		for (i = 0; i < ok; i++)
+			if (memcmp(p.b.mem + WR_LEN * i, p.a.mem + WR_LEN * i,
+				   WR_LEN))
+				fail("WRITE %d completed, its bytes differ", i);
+		expect_eq("canaries changed", canary_changed(&p.a) +
+			  canary_changed(&p.b), 0);
+next:
+		pair_free(&p);
+	}
+}
+
+/*
+ * fork() with WRs in flight: the child writes over every buffer it
+ * inherited and exits; the parent's transfers complete with its bytes.
+ */
+static void c_fork(void)
+{
+	struct cfg c = cfg_default();
+	struct want w[NWR];
+	struct pair p;
+	int i, status;
+	pid_t pid;
+
+	c.len = NWR * WR_LEN;
+	if (pair_make(&p, &c))
+		goto out;
+	fill_msg(p.a.mem, c.len, 71);
+	for (i = 0; i < NWR; i++) {
+		post(&p.a, i, IBV_WR_RDMA_WRITE, WR_LEN * i, WR_LEN, &p.b,
+		     WR_LEN * i);
+		w[i] = (struct want) { i, IBV_WC_SUCCESS };
+	}
+	pid = fork();
+	if (pid == 0) {
+		memset(p.a.mem, 0xff, c.len);
+		memset(p.b.mem, 0xff, c.len);
+		_exit(0);
+	}
+	if (pid < 0) {
+		fail("fork: %s", strerror(errno));
+		goto out;
+	}
+	expect_eq("child's exit", waitpid(pid, &status, 0) == pid &&
+		  WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+	expect_wcs("A send queue", p.a.scq, w, NWR);
+	expect_eq("bytes that differ at A", differ(p.a.mem, c.len, 71), 0);
+	expect_eq("bytes that differ at B", differ(p.b.mem, c.len, 71), 0);
+out:
+	pair_free(&p);
+}
+
+static int read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < len) {
+		r = read(fd, (char *)buf + got, len - got);
+		if (r <= 0)
+			return -1;
+		got += r;
+	}
+	return 0;
+}
+
+/*
+ * The child owns A (its own context), the parent B.  The child keeps
+ * WRITEs in flight to B; killed, its QP goes with it.  B's SENDs to it
+ * then run out of retries; a new pair on the same devices still works.
+ */
+static void child_writer(int rfd, int wfd)
+{
+	struct cfg c = cfg_default();
+	struct ibv_context *ctx;
+	struct ibv_device **list;
+	struct coord me, peer;
+	struct ibv_wc wc[16];
+	struct end a;
+	uint64_t i = 0;
+	int n, k;
+
+	list = ibv_get_device_list(&n);
+	for (k = 0; list && k < n; k++)
+		if (!strcmp(ibv_get_device_name(list[k]), dev_a.name))
+			break;
+	ctx = list && k < n ? ibv_open_device(list[k]) : NULL;
+	if (!ctx || read_full(rfd, &c, sizeof(c)) ||
+	    end_make(&a, &dev_a, ctx, &c, c.a_psn))
+		_exit(3);
+	me = coord_of(&a);
+	if (write(wfd, &me, sizeof(me)) != sizeof(me) ||
+	    read_full(rfd, &peer, sizeof(peer)) || end_connect(&a, &c, &peer))
+		_exit(3);
+	for (k = 0; k < 16; k++)
+		post_recv(&a, 1000 + k, 0, 64, a.mr->lkey);
+	/* Keep the send queue full of WRITEs to B, for ever. */
+	for (;;) {
+		while (i < 48 || ibv_poll_cq(a.scq, 16, wc) > 0) {
+			struct ibv_send_wr wr, *bad;
+			struct ibv_sge sge;
+
+			send_wr(&wr, &sge, i, IBV_WR_RDMA_WRITE, &a,
+				(i % 16) * 64 * KiB, 64 * KiB, NULL, 0);
+			wr.wr.rdma.remote_addr = peer.addr + (i % 16) * 64 * KiB;
+			wr.wr.rdma.rkey = peer.rkey;
+			if (ibv_post_send(a.qp, &wr, &bad))
+				break;
+			if (++i == 48)
+				(void)!write(wfd, "g", 1);
+		}
+		usleep(100);
+	}
+}
+
+static void c_kill(void)
+{
+	struct cfg c = cfg_default();
+	int to_child[2], to_parent[2], status;
+	struct coord peer, me;
+	struct ibv_wc wc[8];
+	struct pair p;
+	char go;
+	pid_t pid;
+	int i, got;
+
+	memset(&p, 0, sizeof(p));
+	c.len = 1 * MiB;
+	c.retry_cnt = 2;
+	c.timeout = 10;
+	if (pipe(to_child) || pipe(to_parent)) {
+		fail("pipe: %s", strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(to_child[1]);
+		close(to_parent[0]);
+		child_writer(to_child[0], to_parent[1]);
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
+	if (pid < 0) {
+		fail("fork: %s", strerror(errno));
+		goto out;
+	}
+	if (write(to_child[1], &c, sizeof(c)) != sizeof(c) ||
+	    read_full(to_parent[0], &peer, sizeof(peer))) {
+		fail("the child did not set up its QP");
+		goto out;
+	}
+	p.c = c;
+	if (end_make(&p.b, &dev_b, dev_b.ctx, &c, c.b_psn))
+		goto out;
+	me = coord_of(&p.b);
+	if (write(to_child[1], &me, sizeof(me)) != sizeof(me) ||
+	    end_connect(&p.b, &c, &peer))
+		goto out;
+	if (read_full(to_parent[0], &go, 1)) {
+		fail("the child's WRITEs did not start");
+		goto out;
+	}
+	/* A SEND it takes while alive, then the kill with WRITEs in flight. */
+	post(&p.b, 1, IBV_WR_SEND, 0, 64, NULL, 0);
+	expect_wcs("B's SEND to the live child", p.b.scq, (struct want[]) {
+		{ 1, IBV_WC_SUCCESS } }, 1);
+	kill(pid, SIGKILL);
+	expect_eq("child killed", waitpid(pid, &status, 0) == pid &&
+		  WIFSIGNALED(status) ? WTERMSIG(status) : -1, SIGKILL);
+	pid = 0;
+	for (i = 0; i < 4; i++)
+		post(&p.b, 10 + i, IBV_WR_SEND, 0, 64, NULL, 0);
+	got = poll_n(p.b.scq, wc, 4, wait_ms);
+	expect_eq("B's completions after the kill", got, 4);
+	for (i = 0; i < got; i++)
+		if (wc[i].wr_id != 10ULL + i || wc[i].status !=
+		    (i ? IBV_WC_WR_FLUSH_ERR : IBV_WC_RETRY_EXC_ERR))
+			fail("completion %d: wr %llu \"%s\"", i,
+			     ULL(wc[i].wr_id), ibv_wc_status_str(wc[i].status));
+	expect_state("B", p.b.qp, IBV_QPS_ERR);
+	end_free(&p.b);
+	/* The devices themselves are fine. */
+	c = cfg_default();
+	if (!pair_make(&p, &c))
+		transfer(&p, 65536, 81, "after the kill");
+out:
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	close(to_child[1]);
+	close(to_parent[0]);
+	pair_free(&p);
+}
+
+static const struct {
+	const char *name;
+	void (*run)(void);
+} cases[] = {
+	{ "flush_order", c_flush_order },
+	{ "rnr_retry_exc", c_rnr_retry_exc },
+	{ "retry_exc", c_retry_exc },
+	{ "rem_inv_req", c_rem_inv_req },
+	{ "rem_access", c_rem_access },
+	{ "rem_op", c_rem_op },
+	{ "loc_prot", c_loc_prot },
+	{ "bad_opcode", c_bad_opcode },
+	{ "transitions", c_transitions },
+	{ "sqd", c_sqd },
+	{ "reuse", c_reuse },
+	{ "psn_wrap", c_psn_wrap },
+	{ "sizes", c_sizes },
+	{ "cq_overflow", c_cq_overflow },
+	{ "sq_full", c_sq_full },
+	{ "dereg_inflight", c_dereg_inflight },
+	{ "fork", c_fork },
+	{ "kill", c_kill },
+};
+
+static void help_exit(int status)
+{
+	unsigned int i;
+
+	fprintf(status ? stderr : stdout,
+		"mrc-rcerr -a DEV -A GID_INDEX -b DEV -B GID_INDEX [-l] [-s BYTES] [-w SECONDS] [CASE...]\n"
+		"  -l  long cases too (a 1 GiB message)\n"
+		"  -s  largest message of the sizes case (default 16 MiB)\n"
+		"  -w  wait this long for a completion that must come (default 20)\n"
+		"cases:");
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		fprintf(status ? stderr : stdout, " %s", cases[i].name);
+	fputc('\n', status ? stderr : stdout);
+	exit(status);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i, n = 0, failed = 0;
+	int opt, j;
+
+	while ((opt = getopt(argc, argv, "a:A:b:B:ls:w:h")) != -1) {
+		switch (opt) {
+		case 'a':
+			dev_a.name = optarg;
+			break;
+		case 'A':
+			dev_a.gid_idx = atoi(optarg);
+			break;
+		case 'b':
+			dev_b.name = optarg;
+			break;
+		case 'B':
+			dev_b.gid_idx = atoi(optarg);
+			break;
+		case 'l':
+			long_cases = true;
+			break;
+		case 's':
+			max_size = strtoull(optarg, NULL, 0);
+			break;
+		case 'w':
+			wait_ms = atoi(optarg) * 1000;
+			break;
+		case 'h':
+			help_exit(0);
+			break;
+		default:
+			help_exit(2);
+		}
+	}
+	if (!dev_a.name || !dev_b.name)
+		help_exit(2);
+	for (j = optind; j < argc; j++) {
+		for (i = 0; i < ARRAY_SIZE(cases); i++)
+			if (!strcmp(argv[j], cases[i].name))
+				break;
+		if (i == ARRAY_SIZE(cases)) {
+			fprintf(stderr, "mrc-rcerr: no case %s\n", argv[j]);
+			help_exit(2);
+		}
+	}
+	if (dev_open(&dev_a) || dev_open(&dev_b))
+		return 3;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool wanted = optind == argc;
+		uint64_t t;
+
+		for (j = optind; j < argc; j++)
+			wanted |= !strcmp(argv[j], cases[i].name);
+		if (!wanted)
+			continue;
+		case_fails = 0;
+		async_drain(&dev_a);
+		async_drain(&dev_b);
+		t = now_ms();
+		cases[i].run();
+		n++;
+		failed += !!case_fails;
+		if (case_fails)
+			printf("not ");
+		printf("ok %u - %s (%llu ms)\n", n, cases[i].name,
+		       ULL(now_ms() - t));
+	}
+	printf("# %u of %u cases passed\n", n - failed, n);
+	return failed ? 1 : 0;
+}
