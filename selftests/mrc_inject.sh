@@ -11,6 +11,11 @@
 # client's own requests. Each class must show in its counter exactly; the transfer
 # must verify on both sides with the canaries beside the server's MR intact; no QP
 # may fail or leave RTS; and the kernel must not report anything (the harness).
+# Then, the transfer still running, the src_check modes end to end: the client's
+# own packets replayed from a stranger's address are counted and taken (as
+# duplicates) under src_check=1, taken unseen under 0; and the srv6 class: packets
+# wrapped for an End.DT6 SID behind hostile outer stacks, each counted by mrc or by
+# the SID's route.
 # MRC_INJECT_COUNT packets per class (default 300), MRC_INJECT_SEED to repeat a run,
 # MRC_INJECT_SECONDS to fire for that long instead (make fuzz).
 . "$(dirname "$0")/lib.sh"
@@ -26,7 +31,9 @@ MRC_HELD_DIR=$(mktemp -d)
 live_srv='' live_cli=''
 cleanup()
 {
-	touch "$MRC_HELD_DIR/release"
+	touch "$MRC_HELD_DIR/release" "$MRC_HELD_DIR/live.stop"
+	mrc_param_set src_check 2 2>/dev/null
+	mrc_backlog_restore
 	# shellcheck disable=SC2086
 	[ -z "$live_srv$live_cli" ] || kill $live_srv $live_cli 2>/dev/null
 	wait
@@ -37,6 +44,9 @@ cleanup()
 trap cleanup EXIT
 mrc_unload
 topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
+# Every packet fired must reach mrc to be counted: a stalled guest would overflow
+# the default backlog (lib.sh, mrc_backlog_deep); the losses left are checked.
+mrc_backlog_deep
 mrc_dev_pair 2 || exit $KSFT_FAIL
 # an address on the client's plane-0 netdev that is no QP's peer
 ip -n "$H2" addr add 10.0.0.99/24 dev p0
@@ -48,13 +58,24 @@ rts_qpns()
 }
 two_rts() { [ "$(rts_qpns | wc -l)" = 2 ]; }
 
-counters="rx_bad_src_addr rx_bad_icrc rx_malformed rx_no_qp qp_errors rx_pkts"
+# reasm_fails: datagrams the server's host failed to reassemble (IPv4 and IPv6)
+reasm_fails()
+{
+	ip netns exec "$H1" awk '
+		/^Ip:/ && !h { for (i = 1; i <= NF; i++) if ($i == "ReasmFails") c = i; h = 1; next }
+		/^Ip:/ { n += $c }
+		/^Ip6ReasmFails/ { n += $2 }
+		END { print n + 0 }' /proc/net/snmp /proc/net/snmp6
+}
+
+counters="rx_bad_src_addr rx_bad_icrc rx_malformed rx_no_qp qp_errors rx_pkts rx_duplicates"
 snapshot()
 {
 	local c
 	for c in $counters; do
 		printf '%s=%s ' "$c" "$(mrc_counter_sum "$H1" "$MRC_DEV1" "$c")"
 	done
+	printf 'softnet_drops=%s reasm_fails=%s ' "$(mrc_softnet_drops)" "$(reasm_fails)"
 }
 
 # The idle pair: done, verified by held_release at the end, QPs kept.
@@ -64,23 +85,19 @@ check "the idle pair finished its transfer" "0" "$?"
 idle_qpn=$(rts_qpns)
 check_match "the idle pair's server QP is in RTS" '^[0-9]+$' "$idle_qpn"
 
-# The live pair, long enough to outlast the injector (checked below): MRC_INJECT_MSGS
-# SENDs of 64 KiB, four in flight. The injector (Python) runs about as fast under
-# either kernel, the transfer four times slower under the debug kernel: 20 to 35 s,
-# about three times the injector's time, in either.
-if mrc_debug_kernel; then
-	msgs=${MRC_INJECT_MSGS:-2000}
-else
-	msgs=${MRC_INJECT_MSGS:-8000}
-fi
+# The live pair: SENDs of 64 KiB, four in flight, until the injector and the
+# src_check phases are done (mrc-xfer --until; MRC_INJECT_MSGS at most), then both
+# sides verify every message sent. Its length follows the firing's, whatever the
+# kernel or the machine's load.
+msgs=${MRC_INJECT_MSGS:-1000000}
 ip netns exec "$H1" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV1" -g "$MRC_GID1" \
 	-t "$MRC_XFER_TIMEOUT" -p 18701 -o send -s 64k -n "$msgs" \
-	>"$MRC_HELD_DIR/live.srv" 2>&1 &
+	--until "$MRC_HELD_DIR/live.stop" >"$MRC_HELD_DIR/live.srv" 2>&1 &
 live_srv=$!
 wait_port "$live_srv" 18701
 ip netns exec "$H2" timeout "$held_limit" "$MRC_XFER" -d "$MRC_DEV2" -g "$MRC_GID2" \
 	-t "$MRC_XFER_TIMEOUT" -p 18701 -o send -s 64k -n "$msgs" \
-	"$MRC_SERVER_ADDR" >"$MRC_HELD_DIR/live.cli" 2>&1 &
+	--until "$MRC_HELD_DIR/live.stop" "$MRC_SERVER_ADDR" >"$MRC_HELD_DIR/live.cli" 2>&1 &
 live_cli=$!
 wait_until 60 two_rts
 check "the live pair's server QP is in RTS" "0" "$?"
@@ -94,22 +111,108 @@ out=$(ip netns exec "$H2" python3 "$INJECT" --to 10.0.0.1 --to6 fd00:0::1 --from
 	--bad-from 10.1.0.2 --bad-from 10.0.0.99 --bad-from fd00:0::2 \
 	--qpn "$idle_qpn" --qpn "$live_qpn" --iface p0 --count "$count" \
 	--seconds "$seconds" "${seed_arg[@]}" 2>"$MRC_HELD_DIR/inject.err")
-check "mrc-inject exit status" "0" "$?"
-grep '^# mrc-inject seed' "$MRC_HELD_DIR/inject.err"
+rc=$?
+check "mrc-inject exit status" "0" "$rc"
+if [ "$rc" = 0 ]; then
+	grep '^# mrc-inject seed' "$MRC_HELD_DIR/inject.err"
+else
+	tail -n 8 "$MRC_HELD_DIR/inject.err" | sed 's/^/# mrc-inject: /'
+fi
 after=$(snapshot)
 t_inject=$((SECONDS - t0))
 rts_after=$(rts_qpns | sort -n | paste -sd ' ')
 echo "# $out"
 j() { jq -r "$1" <<<"$out"; }
 
+# delta NAME: how much counter NAME grew across the injection
+delta()
+{
+	local b a
+	b=$(grep -o "$1=[0-9]*" <<<"$before") a=$(grep -o "$1=[0-9]*" <<<"$after")
+	echo $((${a#*=} - ${b#*=}))
+}
+main_before=$before main_after=$after main_out=$out
+
+# src_check 1 and 0, while the transfer still runs: replays of the client's own
+# packets from strangers' addresses on plane 0. Counted under 1, not under 0;
+# taken under both, the requests among them as duplicates.
+for mode in 1 0; do
+	mrc_param_set src_check $mode
+	before=$(snapshot)
+	out=$(ip netns exec "$H2" python3 "$INJECT" --to 10.0.0.1 --from 10.0.0.2 \
+		--bad-from 10.1.0.2 --bad-from 10.0.0.99 --qpn "$live_qpn" --iface p0 \
+		--count 100 --classes srcreplay "${seed_arg[@]}" 2>"$MRC_HELD_DIR/inject.err")
+	rc=$?
+	check "src_check=$mode: mrc-inject exit status" "0" "$rc"
+	[ "$rc" = 0 ] || tail -n 8 "$MRC_HELD_DIR/inject.err" | sed 's/^/# mrc-inject: /'
+	after=$(snapshot)
+	sent=$(jq -r .replayed <<<"$out")
+	reqs=$(jq -r .replayed_requests <<<"$out")
+	echo "# src_check=$mode: $sent replays, $reqs of them requests"
+	check "src_check=$mode: 100 replays from strangers' addresses" "100" "$sent"
+	check "src_check=$mode: counted in rx_bad_src_addr" \
+		"$([ $mode = 1 ] && echo "$sent" || echo 0)" "$(delta rx_bad_src_addr)"
+	check "src_check=$mode: taken, the requests as duplicates (rx_duplicates >= $reqs)" \
+		yes "$([ "$(delta rx_duplicates)" -ge "$reqs" ] && [ "$reqs" -gt 0 ] && echo yes)"
+done
+mrc_param_set src_check 2
+
+# SRv6, the transfer still running: the QPs' packets in IPv6 from strangers,
+# wrapped for an End.DT6 SID of the server's host on plane 0 and sent as raw
+# frames, behind every outer stack mrc_srv6_outer_ce() judges in the headroom.
+# What the SID's route delivers, mrc counts (an IPv6 source for an IPv4 QP); what
+# it drops, the route counts; nothing is lost between them.
+sid=fd00:99::1
+ip -n "$H1" -6 route add $sid/128 encap seg6local action End.DT6 table 255 count dev p0
+# seg6_counts: the SID's route's "packets errors" (its "count" attribute)
+seg6_counts()
+{
+	local r
+	r=$(ip -n "$H1" -s -6 route show $sid/128)
+	if [[ $r =~ packets\ ([0-9]+).*errors\ ([0-9]+) ]]; then
+		echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"
+	else
+		echo "# the SID's route has no counters: $r" >&2
+		echo "0 0"
+	fi
+}
+read -r s6p0 s6e0 <<<"$(seg6_counts)"
+before=$(snapshot)
+out=$(ip netns exec "$H2" python3 "$INJECT" --to 10.0.0.1 --to6 fd00:0::1 --from 10.0.0.2 \
+	--bad-from fd00:0::2 --bad-from fd00:0::99 --qpn "$idle_qpn" --qpn "$live_qpn" \
+	--iface p0 --classes srv6 --count "$count" --srv6-sid $sid --from6 fd00:0::2 \
+	--dst-mac "$(ip -n "$H1" -j link show p0 | jq -r '.[0].address')" \
+	"${seed_arg[@]}" 2>"$MRC_HELD_DIR/inject.err")
+rc=$?
+check "srv6: mrc-inject exit status" "0" "$rc"
+[ "$rc" = 0 ] || tail -n 8 "$MRC_HELD_DIR/inject.err" | sed 's/^/# mrc-inject: /'
+after=$(snapshot)
+read -r s6p1 s6e1 <<<"$(seg6_counts)"
+sent=$(jq -r .sent <<<"$out")
+echo "# srv6: $sent frames $(jq -c .srv6_kinds <<<"$out"); the SID's route:" \
+	"$((s6p1 - s6p0)) delivered, $((s6e1 - s6e0)) dropped"
+check "srv6: $count frames behind every outer stack" "$count true" \
+	"$sent $(jq -r '.srv6_kinds | map(. > 0) | all' <<<"$out")"
+check "srv6: every frame reached the SID's route (delivered + dropped)" "$sent" \
+	"$((s6p1 - s6p0 + s6e1 - s6e0))"
+check "srv6: the route dropped the SRHs with segments left or past the packet" \
+	"$(jq -r '.srv6_kinds.srh_left + .srv6_kinds.srh_short' <<<"$out")" "$((s6e1 - s6e0))"
+check "srv6: every packet the route delivered counted (rx_bad_src_addr)" \
+	"$((s6p1 - s6p0))" "$(delta rx_bad_src_addr)"
+check "srv6: no QP failed" "0" "$(delta qp_errors)"
+ip -n "$H1" -6 route del $sid/128
+
+before=$main_before after=$main_after out=$main_out
+
 # The transfer was running from before the first packet to after the last.
 check "the live transfer ran while the injector fired (peer packets before, during, at the end)" \
 	"yes yes yes" \
 	"$([ "$(j .peer_packets_before)" -gt 0 ] && echo yes) $([ "$(j .peer_packets_during)" -gt 0 ] && echo yes) $([ "$(j .peer_packets_at_end)" -gt 0 ] && echo yes)"
 
+touch "$MRC_HELD_DIR/live.stop"
 wait "$live_cli"
 cli_rc=$?
-echo "# injector ${t_inject} s, live transfer $((SECONDS - t0)) s from the injector's start"
+echo "# injector ${t_inject} s; the live pair stopped $((SECONDS - t0)) s after its start"
 wait "$live_srv"
 srv_rc=$?
 live_srv='' live_cli=''
@@ -121,13 +224,9 @@ check "live pair: the server saw the same data, canaries intact" "$cli_ok" \
 [ "$srv_rc$cli_rc" = 00 ] || tail -n 3 "$MRC_HELD_DIR/live.srv" "$MRC_HELD_DIR/live.cli" |
 	sed 's/^/# /'
 
-# delta NAME: how much counter NAME grew across the injection
-delta()
-{
-	local b a
-	b=$(grep -o "$1=[0-9]*" <<<"$before") a=$(grep -o "$1=[0-9]*" <<<"$after")
-	echo $((${a#*=} - ${b#*=}))
-}
+# Packets lost on the way would make every count below short.
+check "nothing lost before mrc (backlog drops, reassembly failures)" "0 0" \
+	"$(delta softnet_drops) $(delta reasm_fails)"
 check "every packet from a stranger's address counted (rx_bad_src_addr)" \
 	"$(j '.expect.rx_bad_src_addr')" "$(delta rx_bad_src_addr)"
 check "every damaged packet counted (rx_bad_icrc)" "$(j '.expect.rx_bad_icrc')" "$(delta rx_bad_icrc)"

@@ -78,6 +78,7 @@ struct opts {
 	const char *hold;		/* keep the QP until this file exists */
 	const char *pause;		/* requester: pause twice on this file */
 	const char *at_init;		/* wait in INIT until this file exists */
+	const char *until;		/* send: the client ends when it exists */
 };
 
 struct xfer {
@@ -100,6 +101,7 @@ struct xfer {
 	/* one digest per message of the side that owns the data */
 	uint64_t *dig;
 	uint64_t ndig;
+	uint64_t count;		/* messages of the transfer: -n, or fewer (--until) */
 	int verbs_err;		/* a completion or verbs call failed */
 };
 
@@ -152,6 +154,9 @@ static void help_exit(int status)
 		"  --at-init FILE  once the QP is in INIT, print \"init qpn N\" and\n"
 		"               wait (at most -t seconds) until FILE exists, for a\n"
 		"               controller to set its MRC attributes (mrcctl qp set)\n"
+		"  --until FILE send: the client posts no new message once FILE\n"
+		"               exists, and both sides verify the messages sent;\n"
+		"               -n is then a most (both sides take the option)\n"
 		"  --pause FILE client: after a third and after two thirds of the\n"
 		"               messages, wait until they completed, print \"paused N\"\n"
 		"               and wait (at most -t seconds) until FILE exists,\n"
@@ -222,6 +227,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		{ "hold", required_argument, NULL, 'H' },
 		{ "pause", required_argument, NULL, 'P' },
 		{ "at-init", required_argument, NULL, 'I' },
+		{ "until", required_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -282,6 +288,9 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case 'I':
 			o->at_init = optarg;
 			break;
+		case 'U':
+			o->until = optarg;
+			break;
 		case 'h':
 			help_exit(0);
 			break;
@@ -295,6 +304,8 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		help_exit(EXIT_USAGE);
 	if (!o->dev || o->gid_idx < 0)
 		die(EXIT_USAGE, "-d DEV and -g GIDIDX are required");
+	if (o->until && o->op != OP_SEND)
+		die(EXIT_USAGE, "--until needs -o send");
 	if (o->mtu != 256 && o->mtu != 512 && o->mtu != 1024 &&
 	    o->mtu != 2048 && o->mtu != 4096)
 		die(EXIT_USAGE, "-m must be 256, 512, 1024, 2048 or 4096");
@@ -903,9 +914,13 @@ static void run_requester(struct xfer *x)
 
 	want = o->op == OP_SEND ? IBV_WC_SEND :
 	       o->op == OP_READ ? IBV_WC_RDMA_READ : IBV_WC_RDMA_WRITE;
-	while (done < o->iters && !x->verbs_err) {
+	x->count = o->iters;
+	while (done < x->count && !x->verbs_err) {
+		/* --until: what is posted is the whole transfer */
+		if (o->until && x->count > posted && !access(o->until, F_OK))
+			x->count = posted;
 		/* --pause: the QP idles, its messages done, until told to go on. */
-		if (posted == pause_at && done == posted) {
+		if (posted == pause_at && done == posted && posted < x->count) {
 			printf("paused %d\n", ++paused);
 			fflush(stdout);
 			wait_for_file(o->pause, o->timeout_s);
@@ -913,7 +928,7 @@ static void run_requester(struct xfer *x)
 			pause_at = paused < 2 ? o->iters * 2 / 3 : UINT64_MAX;
 			continue;
 		}
-		while (posted < o->iters && posted - done < o->depth &&
+		while (posted < x->count && posted - done < o->depth &&
 		       posted < pause_at) {
 			uint8_t *p = x->mem + posted % o->depth * o->size;
 			uint64_t ra = x->raddr + posted * o->size;
@@ -942,6 +957,8 @@ static void run_requester(struct xfer *x)
 				msg("transfer started");
 			posted++;
 		}
+		if (done == x->count)
+			break;
 		n = poll_wcs(x, wc, 16, -1, o->timeout_s);
 		if (n < 0) {
 			x->verbs_err = 1;
@@ -1003,7 +1020,8 @@ static void run_responder(struct xfer *x, uint64_t **peer)
 			return;
 		}
 	send_words(x, (uint64_t[]){ 1 }, 1);	/* ready: receives posted */
-	while ((passive ? watch >= 0 : done < o->iters) && !x->verbs_err) {
+	x->count = o->iters;
+	while ((passive ? watch >= 0 : done < x->count) && !x->verbs_err) {
 		/* passive: only the client's report (or a fatal event) ends it */
 		n = poll_wcs(x, wc, 16, watch, passive ? -1 : o->timeout_s);
 		if (n < 0) {
@@ -1015,6 +1033,9 @@ static void run_responder(struct xfer *x, uint64_t **peer)
 			watch = -1;
 			if ((*peer)[0])	/* the client failed: nothing more comes */
 				return;
+			/* --until: the client sent this many; the rest are due */
+			if (o->until && (*peer)[1] >= done)
+				x->count = (*peer)[1];
 			continue;
 		}
 		if (!expect(x, !passive,
@@ -1105,12 +1126,16 @@ static int verdict(struct xfer *x, const uint64_t *peer)
 		       ULL(x->ndig * o->size), ULL(x->ndig));
 		return EXIT_VERBS;
 	}
-	if (x->ndig != o->iters || peer[1] != o->iters) {
-		printf("fail messages: local %llu peer %llu expected %llu\n",
-		       ULL(x->ndig), ULL(peer[1]), ULL(o->iters));
+	if (!x->count) {
+		printf("fail messages: none sent\n");
 		return EXIT_MISMATCH;
 	}
-	for (i = 0; i < o->iters; i++) {
+	if (x->ndig != x->count || peer[1] != x->count) {
+		printf("fail messages: local %llu peer %llu expected %llu\n",
+		       ULL(x->ndig), ULL(peer[1]), ULL(x->count));
+		return EXIT_MISMATCH;
+	}
+	for (i = 0; i < x->count; i++) {
 		if (x->dig[i] == peer[2 + i])
 			continue;
 		if (bad++ < 5)
@@ -1119,7 +1144,7 @@ static int verdict(struct xfer *x, const uint64_t *peer)
 	}
 	if (bad) {
 		printf("fail mismatch=%llu of msgs=%llu\n", ULL(bad),
-		       ULL(o->iters));
+		       ULL(x->count));
 		return EXIT_MISMATCH;
 	}
 	bad = canaries_changed(x);
@@ -1129,7 +1154,7 @@ static int verdict(struct xfer *x, const uint64_t *peer)
 		return EXIT_MISMATCH;
 	}
 	printf("ok bytes=%llu msgs=%llu digest=%016llx\n",
-	       ULL(o->iters * o->size), ULL(o->iters), ULL(all));
+	       ULL(x->count * o->size), ULL(x->count), ULL(all));
 	return 0;
 }
 

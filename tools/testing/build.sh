@@ -17,8 +17,11 @@ debug) kdir=$("$here/vm/debug-kernel.sh")/build ;;
 esac
 dst=$tree/.build/$flavour
 mkdir -p "$dst"
-# Objects stay (excluded from --delete) so that rebuilds are incremental.
-rsync -a --delete --exclude '*.o' --exclude '.*.cmd' --exclude '*.ko' --exclude '*.mod' \
+# Objects stay (excluded from --delete) so that rebuilds are incremental. A copy
+# takes the time it is made, not the source's (no -t; --checksum finds what
+# changed): a source edited while a build ran is older than the objects that
+# build made from the copy before, and make would keep them.
+rsync -rlD --checksum --delete --exclude '*.o' --exclude '.*.cmd' --exclude '*.ko' --exclude '*.mod' \
 	--exclude '*.mod.c' --exclude modules.order --exclude Module.symvers \
 	"$tree/Kbuild" "$tree/mrc" "$tree/include" "$dst/"
 extra=()

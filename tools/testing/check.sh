@@ -12,7 +12,8 @@
 # Environment: MRC_CHECK_ONLY="static stock debug" limits the stages (for a quick loop
 # while developing; make check itself always runs them all; "kunit" alone runs the
 # debug boot with the KUnit suites and no selftest). MRC_CHECK_TESTS="mrc_a.sh ..."
-# limits both VMs' selftests to those named.
+# limits both VMs' selftests to those named. MRC_CHECK_FULL=1 (make check-long) runs
+# every selftest in the stock VM and in a debug VM, as below.
 set -uo pipefail
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$tree" || exit 1
@@ -155,12 +156,48 @@ count_ktap()
 	done
 }
 
-# selftest_plan [EXCLUDED...]: the selftests a VM runs, in TEST_PROGS order.
+# Where each selftest runs. make check runs each once, in the kernel where it finds
+# the most, to stay in CI's budget (Documentation/testing.md, "Where each selftest
+# runs"); make check-long (MRC_CHECK_FULL=1) runs each in both kernels but the four
+# that never run under the debug kernel.
+#
+# stock_tests: in make check, the stock VM's. mrc_fabric.sh checks the test fabric
+# itself (the kernel's seg6local, the static routes), not mrc. mrc_stev.sh's data path
+# differs from mrc_multipath.sh's only by the flow label, which KUnit checks
+# (ev_stev_*). mrc_srv6_hosts.sh runs the code of mrc_srv6.sh with other host numbers,
+# on a fabric of four hosts whose 28 namespaces cost minutes to build under the debug
+# kernel. mrc_srv6.sh (13 minutes there) asserts which paths retire when spines fail,
+# a question of timing the stock VM answers. Those four never run under the debug
+# kernel. The others here assert rates, windows, event timing and perftest results at
+# full volume, which the stock kernel measures and the debug kernel scales down; the
+# debug VMs run their code paths through the tests below and KUnit.
+stock_only_tests=" mrc_fabric.sh mrc_stev.sh mrc_srv6_hosts.sh mrc_srv6.sh "
+stock_tests="$stock_only_tests mrc_verbs.sh mrc_netem.sh mrc_qpview.sh mrc_events.sh \
+mrc_profiles.sh mrc_devprof.sh "
+# debug2_tests: the second debug boot's, without kmemleak, which halves the guest's
+# speed: the tests that move the most data. In make check those that move it through
+# loss, retransmission, hostile packets and every RC error, and the teardowns under
+# traffic: kmemleak frees its record of every kfree() through call_rcu(), and a guest
+# that moves data while other guests take its CPU queues them faster than it runs
+# them, so that rmmod's and netdev unregistration's RCU waits block for minutes (the
+# hung-task detector's report; Documentation/testing.md). In make check-long also the
+# stock VM's data tests. Every other test, and any new one, runs in the first.
+debug2_tests=" mrc_multipath.sh mrc_inject.sh mrc_rcerr.sh mrc_teardown.sh "
+if [ -n "${MRC_CHECK_FULL:-}" ]; then
+	debug2_tests="$debug2_tests mrc_verbs.sh mrc_netem.sh mrc_qpview.sh mrc_events.sh "
+fi
+
+# selftest_plan [stock|debug]: the selftests a VM runs, in TEST_PROGS order.
 selftest_plan()
 {
-	local t x
+	local t
 	for t in $(make -s --no-print-directory -C "$tree/selftests" print-tests); do
-		for x in "$@"; do [ "$t" = "$x" ] && continue 2; done
+		if [ "$1" = debug ]; then
+			[[ $stock_only_tests == *" $t "* ]] && continue
+			[ -n "${MRC_CHECK_FULL:-}" ] || [[ $stock_tests != *" $t "* ]] || continue
+		else
+			[ -n "${MRC_CHECK_FULL:-}" ] || [[ $stock_tests == *" $t "* ]] || continue
+		fi
 		[ -z "${MRC_CHECK_TESTS:-}" ] || [[ " $MRC_CHECK_TESTS " == *" $t "* ]] || continue
 		echo "$t"
 	done
@@ -224,20 +261,26 @@ stage "builds"
 stock_ok=0 debug_ok=0
 step "build mrc.ko against stock $("$t/vm/stock-kver.sh") (W=1, no warnings)" build-stock \
 	"$t/build.sh" stock && stock_ok=1
-step "build mrcctl and mrc-xfer" build-tools \
-	sh -c 'make -s -C tools/mrcctl && make -s -C tools/mrc-xfer' || stock_ok=0
+step "build mrcctl, mrc-xfer and mrc-rcerr" build-tools \
+	sh -c 'make -s -C tools/mrcctl && make -s -C tools/mrc-xfer &&
+		make -s -C tools/testing/mrc-rcerr' || stock_ok=0
 
 # The VMs run side by side, each in the background from the moment its build is done,
 # with the static checks and the debug kernel's build beside them: under TCG a guest
 # keeps about one host core busy (most of the time one vCPU runs the test's one
 # process), so on two cores two guests finish in little more than the time of one.
+# The guests' limits: what CI's 90 minutes leave, or for make check-long, which
+# runs every selftest in each and has no such bound, an hour and a half each.
+stock_limit=2400 debug_limit=3600
+[ -z "${MRC_CHECK_FULL:-}" ] || stock_limit=5400 debug_limit=5400
 stock_plan=()
 if wants stock; then
-	mapfile -t stock_plan < <(selftest_plan)
+	mapfile -t stock_plan < <(selftest_plan stock)
 	if [ ${#stock_plan[@]} = 0 ]; then
 		:	# MRC_CHECK_TESTS named none of them
 	elif [ $stock_ok = 1 ]; then
-		vm_start stock-selftests stock 2400 -- selftests/run.sh "${stock_plan[@]}"
+		vm_start stock-selftests stock $stock_limit -- selftests/run.sh \
+			"${stock_plan[@]}"
 	else
 		result fail "stock VM (not run: the build failed)"
 	fi
@@ -256,28 +299,15 @@ if wants kunit || wants debug; then
 		step "build mrc.ko + mrc_test.ko against the debug kernel (W=1, no warnings)" \
 			build-debug "$t/build.sh" debug && debug_ok=1
 	if [ $debug_ok = 1 ] && [ $stock_ok = 1 ]; then
-		# mrc_fabric.sh checks the test fabric itself (the kernel's seg6local, the
-		# static routes), not mrc: the stock VM runs it. mrc_stev.sh's data path differs from
-		# mrc_multipath.sh's only by the flow label, which KUnit checks here
-		# (ev_stev_*); the stock VM runs it. mrc_srv6_hosts.sh runs the code of
-		# mrc_srv6.sh with other host numbers in the templates, on a fabric of
-		# four hosts whose 28 namespaces cost minutes to build under the debug
-		# kernel; the stock VM runs it. mrc_srv6.sh (13 minutes here) asserts
-		# which paths retire when spines fail, a question of timing the stock
-		# VM answers; the debug kernel checks the same SRv6 data path in
-		# mrc_srv6_ctl.sh and its retirement and probe code in mrc_multipath.sh.
-		#
-		# Two debug boots share the rest, both under KASAN, lockdep, debug objects
-		# and the refcount trackers. kmemleak, which tracks every allocation and
-		# halves the guest's speed, runs in the first: the KUnit suites
+		# Two debug boots share the debug plan, both under KASAN, lockdep, debug
+		# objects and the refcount trackers. kmemleak, which tracks every allocation
+		# and halves the guest's speed, runs in the first: the KUnit suites
 		# (debug-guest.sh) and every test of objects' lives and error paths, among
-		# them the teardown under traffic and the refused accesses, all moving data
-		# through the same requester and responder. The second boots without it
-		# (vm.sh --no-kmemleak) for the tests that move the most data, named
-		# here; a new test lands in the first. The limit is what CI's 90 minutes
+		# them the refused accesses, moving data through the same requester and
+		# responder. The second boots without it
+		# (vm.sh --no-kmemleak) for debug2_tests. The limit is what CI's 90 minutes
 		# leave: a guest that hangs or livelocks ends here with its results
 		# counted, not with CI's own kill.
-		debug2_tests=" mrc_verbs.sh mrc_netem.sh mrc_multipath.sh mrc_qpview.sh mrc_events.sh mrc_inject.sh "
 		if wants debug; then
 			while read -r tst; do
 				if [[ $debug2_tests == *" $tst "* ]]; then
@@ -285,12 +315,13 @@ if wants kunit || wants debug; then
 				else
 					debug1_plan+=("$tst")
 				fi
-			done < <(selftest_plan mrc_fabric.sh mrc_stev.sh mrc_srv6_hosts.sh mrc_srv6.sh)
+			done < <(selftest_plan debug)
 		fi
-		vm_start debug1-selftests debug 3600 -- tools/testing/debug-guest.sh \
+		vm_start debug1-selftests debug $debug_limit -- tools/testing/debug-guest.sh \
 			"${debug1_plan[@]}"
 		[ ${#debug2_plan[@]} = 0 ] ||
-			vm_start debug2-selftests debug 3600 --no-kmemleak -- selftests/run.sh \
+			vm_start debug2-selftests debug $debug_limit --no-kmemleak -- \
+				selftests/run.sh \
 				"${debug2_plan[@]}"
 	else
 		result fail "debug VM (not run: a build failed)"
@@ -338,6 +369,21 @@ for f in stock-selftests debug1-selftests debug2-selftests; do
 	[ ! -s "$logs/$f-vm/check-times.tsv" ] ||
 		sort -t "$(printf '\t')" -k1,1nr "$logs/$f-vm/check-times.tsv" | head -n 5 |
 		awk -F '\t' -v vm="$f" '{ printf "# %s slow: %.1f s %s: %s\n", vm, $1 / 1000, $2, $3 }'
+done
+# What failed, in few lines, where CI's tail shows it: each VM's first failed checks
+# with what they expected and got, and its first kernel report with its call chain.
+for f in stock-selftests debug1-selftests debug2-selftests; do
+	[ -e "$logs/$f.log" ] || continue
+	grep -E -A2 '^# (# )?not ok ' "$logs/$f.log" | grep -v '^--$' | head -n 12 |
+		sed "s/^/# $f: /"
+	for g in console.log dmesg.txt; do
+		[ -s "$logs/$f-vm/$g" ] || continue
+		n=$(grep -nE "$("$t/vm/splat-scan.sh" --pattern)" "$logs/$f-vm/$g" |
+			head -n 1 | cut -d: -f1)
+		[ -n "$n" ] || continue
+		sed -n "$n,$((n + 24))p" "$logs/$f-vm/$g" | sed "s/^/# $f: $g: /"
+		break
+	done
 done
 for f in "${failures[@]}"; do echo "# FAILED: $f"; done
 "$t/ci-budget" --table "$logs/stages.tsv"

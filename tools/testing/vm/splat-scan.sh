@@ -8,13 +8,9 @@
 #
 #   splat-scan.sh DIR
 #   splat-scan.sh --file FILE
+#   splat-scan.sh --pattern      the pattern alone (for grep -E), for check.sh's digest
 set -u
 files=()
-if [ "${1:-}" = --file ]; then
-	files=("$2")
-else
-	for f in console.log dmesg.txt kmemleak.txt; do files+=("$1/$f"); done
-fi
 # The header line of each class of report, as the 6.1 kernel prints it; the refcount
 # trackers' and debug objects' own lines, and the wait of a netdev or netns that
 # somebody still holds (which has no splat of its own).
@@ -22,6 +18,11 @@ pattern='BUG: |WARNING: |UBSAN: |Oops: |Oops\b|general protection fault|kernel B
 pattern+='INFO: task .* blocked for more than|INFO: rcu_.* stall|detected stalls on CPUs|'
 pattern+='unreferenced object 0x|Call Trace:|RIP: 0010:|'
 pattern+='unregister_netdevice: waiting for|ref_tracker: |ODEBUG: |leaked reference'
+case ${1:-} in
+--pattern) echo "$pattern"; exit 0 ;;
+--file) files=("$2") ;;
+*) for f in console.log dmesg.txt kmemleak.txt; do files+=("$1/$f"); done ;;
+esac
 found=0
 for f in "${files[@]}"; do
 	[ -s "$f" ] || continue

@@ -6,7 +6,7 @@
 # goes through here.
 #
 #   vm.sh [--kernel stock|debug] [--modules DIR] [--out DIR] [--timeout SECONDS]
-#         [--quiet] [--shell] [--no-leak-scan] [--no-kmemleak] [--] COMMAND...
+#         [--mem SIZE] [--quiet] [--shell] [--no-leak-scan] [--no-kmemleak] [--] COMMAND...
 #
 # --kernel   stock: Debian's newest installed linux-image-*-amd64 (default);
 #            debug: the KASAN/lockdep/kmemleak/UBSAN/KUnit kernel from debug-kernel.sh.
@@ -15,6 +15,7 @@
 # --out      where the console log, output.log, dmesg.txt, kmemleak.txt and rc land
 #            (default: a new directory under .build/vm/).
 # --timeout  kill the guest after this many seconds (default 900).
+# --mem      the guest's memory, as QEMU's -m takes it (default 2G stock, 4G debug).
 # --quiet    do not stream the console; print the command's output at the end.
 # --shell    interactive shell on the console instead of COMMAND (debugging).
 # --no-leak-scan  skip the final kmemleak scan (about a minute under the debug kernel):
@@ -44,6 +45,7 @@ flavour=stock
 modules=
 out=
 timeout=900
+mem_opt=
 quiet=0
 shell=0
 leak_scan=1
@@ -54,6 +56,7 @@ while [ $# -gt 0 ]; do
 	--modules) modules=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--mem) mem_opt=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	--shell) shell=1; shift ;;
 	--no-leak-scan) leak_scan=0; shift ;;
@@ -150,6 +153,7 @@ append="$append hung_task_timeout_secs=120 loglevel=6"
 [ -z "${MRC_VM_APPEND:-}" ] || append="$append $MRC_VM_APPEND"
 mem=2G
 [ "$flavour" = debug ] && mem=4G
+[ -z "${mem_opt:-}" ] || mem=$mem_opt
 qemu=(qemu-system-x86_64 -machine q35 -accel tcg,thread=multi -cpu max -smp 2 -m "$mem"
 	-nodefaults -no-reboot -display none -kernel "$bzimage" -initrd "$work/initrd.gz"
 	-append "$append"
