@@ -18,13 +18,25 @@ static u16 mrc_ev_draw(struct mrc_evset *s)
 	return prandom_u32_state(&s->rnd) & (BIT(MRC_EV_ENTROPY_BITS) - 1);
 }
 
+/*
+ * A QP connected to a QP of its own host (loopback, Documentation/verbs.md)
+ * names one of the host's own addresses as its peer: on every plane the
+ * peer is then this host, at that plane's own address.
+ */
+static bool mrc_av_self(const struct mrc_av *av)
+{
+	if (av->family == AF_INET)
+		return av->daddr.v4 == av->saddr.v4;
+	return ipv6_addr_equal(&av->daddr.v6, &av->saddr.v6);
+}
+
 /* Derive the peer's address on plane @pl from the AV's: same host part. */
 static bool mrc_ev_derive4(struct net_device *ndev, const struct mrc_av *av,
 			   struct mrc_av *out)
 {
+	bool self = mrc_av_self(av), ok = false;
 	const struct in_ifaddr *ifa;
 	struct in_device *in_dev;
-	bool ok = false;
 
 	rcu_read_lock();
 	in_dev = __in_dev_get_rcu(ndev);
@@ -34,6 +46,11 @@ static bool mrc_ev_derive4(struct net_device *ndev, const struct mrc_av *av,
 			    !ifa->ifa_mask || ifa->ifa_mask == htonl(~0U))
 				continue;
 			out->saddr.v4 = ifa->ifa_local;
+			if (self) {
+				out->daddr.v4 = ifa->ifa_local;
+				ok = true;
+				break;
+			}
 			out->daddr.v4 = (ifa->ifa_local & ifa->ifa_mask) |
 					(av->daddr.v4 & ~ifa->ifa_mask);
 			ok = out->daddr.v4 != out->saddr.v4;
@@ -48,9 +65,9 @@ static bool mrc_ev_derive6(struct net_device *ndev, const struct mrc_av *av,
 			   struct mrc_av *out)
 {
 #if IS_ENABLED(CONFIG_IPV6)
+	bool self = mrc_av_self(av), ok = false;
 	struct inet6_ifaddr *ifp;
 	struct inet6_dev *idev;
-	bool ok = false;
 	u32 i, bits;
 
 	rcu_read_lock();
@@ -63,6 +80,11 @@ static bool mrc_ev_derive6(struct net_device *ndev, const struct mrc_av *av,
 			    !ifp->prefix_len || ifp->prefix_len >= 128)
 				continue;
 			out->saddr.v6 = ifp->addr;
+			if (self) {
+				out->daddr.v6 = ifp->addr;
+				ok = true;
+				break;
+			}
 			out->daddr.v6 = av->daddr.v6;
 			/* The prefix from our address, the rest the AV's. */
 			for (i = 0; i < 4; i++) {

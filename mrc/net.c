@@ -175,14 +175,33 @@ static struct rtable *mrc_route4(const struct mrc_av *av,
 		.daddr = av->daddr.v4,
 		.saddr = av->saddr.v4,
 	};
-	struct rtable *rt = ip_route_output_key(sock_net(sk), &fl4);
+	struct rtable *rt;
 
+	/*
+	 * To an address of this host (loopback, Documentation/verbs.md) the
+	 * route leaves through the loopback device, which a lookup bound to
+	 * the plane's netdev would refuse.
+	 */
+	if (inet_addr_type(sock_net(sk), av->daddr.v4) == RTN_LOCAL)
+		fl4.flowi4_oif = 0;
+	rt = ip_route_output_key(sock_net(sk), &fl4);
 	if (!IS_ERR(rt))
 		*saddr = fl4.saddr;
 	return rt;
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
+/* Whether @da is an address of this host, as mrc_route4() asks for IPv4. */
+static bool mrc_net_local6(struct net *net, const struct in6_addr *da)
+{
+	struct net_device *ndev;
+
+	rcu_read_lock();
+	ndev = ipv6_stub->ipv6_dev_find(net, da, NULL);
+	rcu_read_unlock();
+	return !IS_ERR_OR_NULL(ndev);
+}
+
 /*
  * The route of a packet of @av to @da (the peer, or over SRv6 the path's
  * first carrier, @proto IPPROTO_IPV6) out of @ndev; *@saddr gets its source.
@@ -200,6 +219,8 @@ static struct dst_entry *mrc_route6(const struct mrc_av *av,
 	};
 	struct dst_entry *dst;
 
+	if (mrc_net_local6(sock_net(sk), da))
+		fl6.flowi6_oif = 0;
 	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
 	if (!IS_ERR(dst))
 		*saddr = fl6.saddr;

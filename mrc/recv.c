@@ -8,6 +8,7 @@
  * and counted.
  */
 
+#include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/moduleparam.h>
@@ -16,6 +17,7 @@
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
 
 #include "mrc.h"
 
@@ -160,6 +162,33 @@ static bool mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
 	return done;
 }
 
+/*
+ * The plane netdev a packet arrived for.  A packet mrc sent to an address of
+ * its own host (loopback, Documentation/verbs.md) arrives on the loopback
+ * device, which only this host can send on: it belongs to the netdev that
+ * owns its destination address.  Under rcu_read_lock(); NULL when no netdev
+ * of the namespace owns it.
+ */
+static struct net_device *mrc_recv_ndev(struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+
+	if (!(skb->dev->flags & IFF_LOOPBACK))
+		return skb->dev;
+	if (ip_hdr(skb)->version == 4)
+		return __ip_dev_find(net, ip_hdr(skb)->daddr, false);
+#if IS_ENABLED(CONFIG_IPV6)
+	if (ipv6_hdr(skb)->version == 6) {
+		struct net_device *ndev;
+
+		ndev = ipv6_stub->ipv6_dev_find(net, &ipv6_hdr(skb)->daddr,
+						NULL);
+		return IS_ERR(ndev) ? NULL : ndev;
+	}
+#endif
+	return NULL;
+}
+
 /**
  * mrc_recv_udp() - the encap_rcv of mrc's UDP tunnel sockets
  * @sk: the socket, IPv4 or IPv6
@@ -173,23 +202,18 @@ static bool mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
  */
 int mrc_recv_udp(struct sock *sk, struct sk_buff *skb)
 {
+	struct net_device *ndev;
 	struct mrc_rx_src src;
 	struct ib_device *ib;
 	bool ce, done = false;
 	unsigned int plane;
-
-	ib = ib_device_get_by_netdev(skb->dev, RDMA_DRIVER_RXE);
-	if (!ib)
-		goto drop;
-	/* Belt and braces: main.c keeps rdma_rxe away. */
-	if (ib->ops.owner != THIS_MODULE)
-		goto put;
 
 	/*
 	 * The socket's family says which header the UDP layer came from. Over
 	 * SRv6 a switch marks the outer header, which End.DT6 stripped without
 	 * copying CE inward: mrc_srv6_outer_ce() finds it in the headroom.
 	 */
+	rcu_read_lock();
 	if (sk->sk_family == AF_INET6 && ipv6_hdr(skb)->version == 6) {
 		ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb))) ||
 		     mrc_srv6_outer_ce(skb);
@@ -200,18 +224,28 @@ int mrc_recv_udp(struct sock *sk, struct sk_buff *skb)
 		src.family = AF_INET;
 		src.v4 = ip_hdr(skb)->saddr;
 	}
+	ndev = mrc_recv_ndev(skb);
+	if (!ndev)
+		goto unlock;
+	ib = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	if (!ib)
+		goto unlock;
+	/* Belt and braces: main.c keeps rdma_rxe away. */
+	if (ib->ops.owner != THIS_MODULE)
+		goto put;
 
-	rcu_read_lock();
-	plane = mrc_recv_plane(to_mdev(ib), skb->dev);
+	plane = mrc_recv_plane(to_mdev(ib), ndev);
 	if (plane < MRC_MAX_PLANES && !skb_linearize(skb) &&
 	    pskb_may_pull(skb, sizeof(struct udphdr))) {
+		if (ndev != skb->dev)
+			mrc_count(to_mdev(ib), plane, MRC_CNT_RX_LOOPBACK, 1);
 		__skb_pull(skb, sizeof(struct udphdr));
 		done = mrc_recv_pkt(to_mdev(ib), plane, skb, ce, &src);
 	}
-	rcu_read_unlock();
 put:
 	ib_device_put(ib);
-drop:
+unlock:
+	rcu_read_unlock();
 	if (done)
 		consume_skb(skb);
 	else

@@ -65,6 +65,7 @@ static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_RX_READ_REPLAY_REFUSED].name	= "rx_read_replays_refused",
 	[MRC_CNT_RX_ACK_REJECTED].name	= "rx_acks_rejected",
 	[MRC_CNT_PSTAT_REJECTED].name	= "port_status_rx_rejected",
+	[MRC_CNT_RX_LOOPBACK].name	= "rx_loopback",
 };
 
 static_assert(ARRAY_SIZE(mrc_counter_descs) == MRC_CNT_MAX);
