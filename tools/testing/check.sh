@@ -176,13 +176,13 @@ stock_tests="$stock_only_tests mrc_verbs.sh mrc_netem.sh mrc_qpview.sh mrc_event
 mrc_profiles.sh mrc_devprof.sh "
 # debug2_tests: the second debug boot's, without kmemleak, which halves the guest's
 # speed: the tests that move the most data. In make check those that move it through
-# loss, retransmission, hostile packets and every RC error, and the teardowns under
-# traffic: kmemleak frees its record of every kfree() through call_rcu(), and a guest
+# loss, retransmission, hostile packets and every RC error, the teardowns under
+# traffic, and loopback QPs (where one guest is both hosts): kmemleak frees its record of every kfree() through call_rcu(), and a guest
 # that moves data while other guests take its CPU queues them faster than it runs
 # them, so that rmmod's and netdev unregistration's RCU waits block for minutes (the
 # hung-task detector's report; Documentation/testing.md). In make check-long also the
 # stock VM's data tests. Every other test, and any new one, runs in the first.
-debug2_tests=" mrc_multipath.sh mrc_inject.sh mrc_rcerr.sh mrc_teardown.sh "
+debug2_tests=" mrc_multipath.sh mrc_inject.sh mrc_rcerr.sh mrc_teardown.sh mrc_loopback.sh "
 if [ -n "${MRC_CHECK_FULL:-}" ]; then
 	debug2_tests="$debug2_tests mrc_verbs.sh mrc_netem.sh mrc_qpview.sh mrc_events.sh "
 fi
