@@ -225,6 +225,10 @@ static enum ib_wc_opcode mrc_comp_wc_opcode(u32 wr_op)
 		return IB_WC_SEND;
 	case IB_WR_RDMA_READ:
 		return IB_WC_RDMA_READ;
+	case IB_WR_REG_MR:
+		return IB_WC_REG_MR;
+	case IB_WR_LOCAL_INV:
+		return IB_WC_LOCAL_INV;
 	default:
 		return IB_WC_RDMA_WRITE;
 	}
@@ -239,6 +243,13 @@ static void mrc_comp_wqes(struct mrc_qp *qp)
 	while (idx != qp->req.send_idx) {
 		struct mrc_send_ctx *ctx = mrc_sctx(qp, idx);
 
+		if (ctx->state == MRC_WQE_INV_WAIT) {
+			if (!poll_state_synchronize_rcu(ctx->inv_rcu)) {
+				mod_timer(&qp->inv_timer, jiffies + 1);
+				break;
+			}
+			ctx->state = MRC_WQE_DONE;
+		}
 		if (ctx->state != MRC_WQE_DONE)
 			break;
 		if (qp->sq_sig_all || (ctx->send_flags & IB_SEND_SIGNALED)) {
@@ -703,6 +714,39 @@ static bool mrc_comp_read_answered(struct mrc_qp *qp, u32 psn)
 		if (mrc_slot(qp, mrc_psn_add(psn, i))->flags & MRC_SLOT_ACKED)
 			return true;
 	return false;
+}
+
+/**
+ * mrc_comp_local() - complete what the requester executed itself
+ * @qp: the QP, locked
+ *
+ * Memory-management WRs are done when the requester reaches them, or (a
+ * LOCAL_INV) after a grace period that @qp->inv_timer polls for.
+ */
+void mrc_comp_local(struct mrc_qp *qp)
+{
+	mrc_comp_wqes(qp);
+}
+
+/**
+ * mrc_comp_inv_timer() - complete a LOCAL_INV whose grace period is over
+ * @t: the QP's inv_timer
+ *
+ * and start what a fenced WR behind it waited for.
+ */
+void mrc_comp_inv_timer(struct timer_list *t)
+{
+	struct mrc_qp *qp = from_timer(qp, t, inv_timer);
+	struct sk_buff_head out;
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&qp->lock);
+	if (!qp->dead && mrc_comp_requester_active(qp)) {
+		mrc_comp_wqes(qp);
+		mrc_req_run(qp, &out);
+	}
+	spin_unlock_bh(&qp->lock);
+	mrc_net_xmit(qp, &out);
 }
 
 /*

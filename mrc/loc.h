@@ -172,6 +172,12 @@ struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 			      u64 iova, int access, struct ib_udata *udata);
 int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct ib_mr *mrc_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type mr_type,
+			   u32 max_num_sg);
+int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		  unsigned int *sg_offset);
+int mrc_mr_fast_reg(struct ib_pd *pd, struct ib_mr *ibmr, u32 key, u32 access);
+int mrc_mr_invalidate(struct mrc_device *mdev, struct ib_pd *pd, u32 key);
 /* Under rcu_read_lock(); no reference is taken. */
 struct mrc_mr *mrc_mr_lookup(struct mrc_device *mdev, u32 key);
 int mrc_mr_check(const struct mrc_mr *mr, const struct ib_pd *pd, u64 iova,
@@ -269,6 +275,8 @@ void mrc_comp_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			    const void *payload, struct sk_buff_head *out);
 void mrc_comp_arm(struct mrc_qp *qp);
 void mrc_comp_timer(struct timer_list *t);
+void mrc_comp_local(struct mrc_qp *qp);
+void mrc_comp_inv_timer(struct timer_list *t);
 
 /* ev.c: the EV state machine, under qp->lock */
 extern unsigned int mrc_ev_count;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Memory regions: registration of pinned user memory and of the kernel's
- * DMA region, key lookup, the access and bounds checks every local and
- * remote access goes through, and copies in and out of regions.
+ * Memory regions: registration of pinned user memory, of the kernel's DMA
+ * region and of kernel pages by fast registration (IB_WR_REG_MR), key
+ * lookup, the access and bounds checks every local and remote access goes
+ * through, and copies in and out of regions.
  */
 
 #include <linux/highmem.h>
@@ -42,6 +43,220 @@ static int mrc_mr_publish(struct mrc_device *mdev, struct mrc_mr *mr)
 	err = xa_err(xa_store(&mdev->mrs, index, mr, GFP_KERNEL_ACCOUNT));
 	if (err)
 		xa_erase(&mdev->mrs, index);
+	return err;
+}
+
+static struct mrc_mr *mrc_mr_map_alloc(u32 max_num_sg)
+{
+	struct mrc_mr *map;
+
+	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	if (!map)
+		return NULL;
+	map->type = MRC_MR_FAST_MAP;
+	map->fr_max = max_num_sg;
+	map->fr_va = kvcalloc(max_num_sg, sizeof(*map->fr_va),
+			      GFP_KERNEL_ACCOUNT);
+	if (!map->fr_va) {
+		kfree(map);
+		return NULL;
+	}
+	return map;
+}
+
+static void mrc_mr_map_free(struct mrc_mr *map)
+{
+	if (map) {
+		kvfree(map->fr_va);
+		kfree(map);
+	}
+}
+
+/**
+ * mrc_alloc_mr() - an MR for fast registration
+ * @ibpd: its PD
+ * @mr_type: IB_MR_TYPE_MEM_REG only
+ * @max_num_sg: pages one registration may map, at most MRC_MAX_FR_PAGES
+ *
+ * The MR starts invalid: no key finds it until an IB_WR_REG_MR.  It holds
+ * two maps, so that ib_map_mr_sg() never writes one a lookup may return.
+ *
+ * Return: the MR, or ERR_PTR(-EINVAL, -EOPNOTSUPP or -ENOMEM).
+ */
+struct ib_mr *mrc_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type mr_type,
+			   u32 max_num_sg)
+{
+	struct mrc_device *mdev = to_mdev(ibpd->device);
+	struct mrc_mr *mr;
+	int err = -ENOMEM;
+
+	if (mr_type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!max_num_sg || max_num_sg > MRC_MAX_FR_PAGES)
+		return ERR_PTR(-EINVAL);
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->type = MRC_MR_FAST;
+	spin_lock_init(&mr->fr_lock);
+	mr->fr_stage = mrc_mr_map_alloc(max_num_sg);
+	mr->fr_spare = mrc_mr_map_alloc(max_num_sg);
+	if (!mr->fr_stage || !mr->fr_spare)
+		goto err_free;
+	mr->ibmr.device = ibpd->device;
+	mr->ibmr.pd = ibpd;
+
+	err = mrc_mr_publish(mdev, mr);
+	if (err)
+		goto err_free;
+	return &mr->ibmr;
+
+err_free:
+	mrc_mr_map_free(mr->fr_stage);
+	mrc_mr_map_free(mr->fr_spare);
+	kfree(mr);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_alloc_mr);
+
+static int mrc_mr_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct mrc_mr *map = to_mmr(ibmr)->fr_stage;
+
+	if (map->fr_npages == map->fr_max)
+		return -ENOMEM;
+	map->fr_va[map->fr_npages++] = addr;
+	return 0;
+}
+
+/**
+ * mrc_map_mr_sg() - the pages the next IB_WR_REG_MR of @ibmr registers
+ * @ibmr: an MR of mrc_alloc_mr()
+ * @sg: the scatterlist, mapped for the device: its DMA addresses are
+ *	kernel virtual addresses (ib_uses_virt_dma())
+ * @sg_nents: entries in @sg
+ * @sg_offset: offset into the first entry, or NULL
+ *
+ * Fills the MR's staging map, which no lookup returns, so that it may be
+ * called while the MR's previous registration is still in force.
+ *
+ * Return: the number of entries mapped (ib_sg_to_pages()).
+ */
+int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		  unsigned int *sg_offset)
+{
+	struct mrc_mr *map = to_mmr(ibmr)->fr_stage;
+	int n;
+
+	map->fr_npages = 0;
+	map->fr_fresh = true;
+	if (!is_power_of_2(ibmr->page_size) || ibmr->page_size < SZ_4K)
+		return -EINVAL;
+	n = ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, mrc_mr_set_page);
+	map->fr_page_shift = ilog2(ibmr->page_size);
+	/* ib_sg_to_pages() starts the first page at the page-aligned iova. */
+	map->page_off = ibmr->iova & (ibmr->page_size - 1);
+	return n;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_map_mr_sg);
+
+/**
+ * mrc_mr_fast_reg() - execute an IB_WR_REG_MR
+ * @pd: the PD of the QP that posted it
+ * @ibmr: the MR, from the WR
+ * @key: the new lkey and rkey; only its low byte may differ from the MR's
+ * @access: IB_ACCESS_* rights of the registration
+ *
+ * The staging map, with the iova and length of @ibmr, becomes the live
+ * one.  The MR must be invalid (never registered, or invalidated).
+ *
+ * Context: any, the QP's lock held.
+ * Return: 0 or -EINVAL.
+ */
+int mrc_mr_fast_reg(struct ib_pd *pd, struct ib_mr *ibmr, u32 key, u32 access)
+{
+	struct mrc_mr *mr = to_mmr(ibmr), *map;
+	int err = -EINVAL;
+	u64 span;
+
+	if (mr->type != MRC_MR_FAST || ibmr->pd != pd ||
+	    (key ^ ibmr->lkey) >> 8 || ib_check_mr_access(ibmr->device, access))
+		return -EINVAL;
+
+	spin_lock(&mr->fr_lock);
+	if (rcu_access_pointer(mr->fr_live))
+		goto unlock;
+	map = mr->fr_stage;
+	/*
+	 * Registered again without a new ib_map_mr_sg(): the pages of the
+	 * last registration, copied, since lookups that found that map
+	 * before its invalidation may still be reading it.
+	 */
+	if (!map->fr_fresh) {
+		map->fr_npages = mr->fr_spare->fr_npages;
+		map->fr_page_shift = mr->fr_spare->fr_page_shift;
+		map->page_off = mr->fr_spare->page_off;
+		memcpy(map->fr_va, mr->fr_spare->fr_va,
+		       map->fr_npages * sizeof(*map->fr_va));
+	}
+	if (!map->fr_npages)
+		goto unlock;
+	/* Every byte of the region must lie in a mapped page. */
+	span = (u64)map->fr_npages << map->fr_page_shift;
+	if (!ibmr->length || ibmr->length > span - map->page_off)
+		goto unlock;
+	map->ibmr.pd = pd;
+	map->ibmr.lkey = key;
+	map->ibmr.rkey = key;
+	map->access = access;
+	map->iova = ibmr->iova;
+	map->length = ibmr->length;
+	map->fr_fresh = false;
+	mr->fr_stage = mr->fr_spare;
+	mr->fr_spare = map;
+	/* Lookups see the map complete, or not at all. */
+	rcu_assign_pointer(mr->fr_live, map);
+	ibmr->lkey = key;
+	ibmr->rkey = key;
+	err = 0;
+unlock:
+	spin_unlock(&mr->fr_lock);
+	return err;
+}
+
+/**
+ * mrc_mr_invalidate() - execute an IB_WR_LOCAL_INV
+ * @mdev: the device
+ * @pd: the PD of the QP that posted it
+ * @key: the key of a fast-registered MR of @pd, in force
+ *
+ * From here no lookup finds the registration; one that found it before may
+ * still be copying, until the RCU grace period that the WR's completion
+ * waits for (requester.c).
+ *
+ * Context: any, the QP's lock held.
+ * Return: 0 or -EINVAL.
+ */
+int mrc_mr_invalidate(struct mrc_device *mdev, struct ib_pd *pd, u32 key)
+{
+	struct mrc_mr *mr, *map;
+	int err = -EINVAL;
+
+	rcu_read_lock();
+	mr = xa_load(&mdev->mrs, key >> 8);
+	if (!mr || mr->type != MRC_MR_FAST || mr->ibmr.pd != pd)
+		goto unlock;
+	spin_lock(&mr->fr_lock);
+	map = rcu_dereference_protected(mr->fr_live,
+					lockdep_is_held(&mr->fr_lock));
+	if (map && map->ibmr.lkey == key) {
+		RCU_INIT_POINTER(mr->fr_live, NULL);
+		err = 0;
+	}
+	spin_unlock(&mr->fr_lock);
+unlock:
+	rcu_read_unlock();
 	return err;
 }
 
@@ -170,9 +385,14 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 		ib_umem_release(mr->umem);
 		kvfree(mr->pages);
 	}
+	if (mr->type == MRC_MR_FAST) {
+		mrc_mr_map_free(mr->fr_stage);
+		mrc_mr_map_free(mr->fr_spare);
+	}
 	kfree(mr);
 	return 0;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_dereg_mr);
 
 struct mrc_mr *mrc_mr_lookup(struct mrc_device *mdev, u32 key)
 {
@@ -182,6 +402,9 @@ struct mrc_mr *mrc_mr_lookup(struct mrc_device *mdev, u32 key)
 			 "MR lookup outside an RCU read-side section");
 
 	mr = xa_load(&mdev->mrs, key >> 8);
+	/* A fast-registration MR is accessed through its registration. */
+	if (mr && mr->type == MRC_MR_FAST)
+		mr = rcu_dereference(mr->fr_live);
 	if (!mr || mr->ibmr.lkey != key)
 		return NULL;
 	return mr;
@@ -222,6 +445,28 @@ int mrc_mr_check(const struct mrc_mr *mr, const struct ib_pd *pd, u64 iova,
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_mr_check);
 
+/* mrc_mr_copy() for a registration: pages of kernel virtual addresses. */
+static void mrc_mr_copy_fast(const struct mrc_mr *map, u64 iova, void *buf,
+			     u32 len, enum mrc_copy_dir dir)
+{
+	u64 off = iova - map->iova + map->page_off;
+	u64 mask = BIT_ULL(map->fr_page_shift) - 1;
+
+	while (len) {
+		void *va = (void *)(uintptr_t)map->fr_va[off >> map->fr_page_shift];
+		u32 chunk = min_t(u64, len, mask + 1 - (off & mask));
+
+		va += off & mask;
+		if (dir == MRC_TO_MR)
+			memcpy(va, buf, chunk);
+		else
+			memcpy(buf, va, chunk);
+		buf += chunk;
+		off += chunk;
+		len -= chunk;
+	}
+}
+
 /**
  * mrc_mr_copy() - copy between a buffer and a region
  * @mr: the region
@@ -244,6 +489,11 @@ void mrc_mr_copy(const struct mrc_mr *mr, u64 iova, void *buf, u32 len,
 			memcpy(addr, buf, len);
 		else
 			memcpy(buf, addr, len);
+		return;
+	}
+
+	if (mr->type == MRC_MR_FAST_MAP) {
+		mrc_mr_copy_fast(mr, iova, buf, len, dir);
 		return;
 	}
 

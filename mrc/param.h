@@ -28,6 +28,8 @@
 #define MRC_MAX_CQE		0x8000
 #define MRC_MAX_MR		0x40000
 #define MRC_MAX_MR_SIZE		BIT_ULL(40)
+/* Pages of one fast registration (ib_alloc_mr()'s max_num_sg). */
+#define MRC_MAX_FR_PAGES	512
 #define MRC_MAX_PD		0x10000
 #define MRC_MAX_AH		0x10000
 #define MRC_MAX_RD_ATOM		128		/* outstanding READs per QP */

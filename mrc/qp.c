@@ -145,6 +145,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->is_user = !!udata;
 	spin_lock_init(&qp->lock);
 	timer_setup(&qp->rtx_timer, mrc_comp_timer, 0);
+	timer_setup(&qp->inv_timer, mrc_comp_inv_timer, 0);
 	skb_queue_head_init(&qp->ud_txq);
 	INIT_WORK(&qp->ud_work, mrc_ud_work);
 	INIT_WORK(&qp->notes.work, mrc_event_work);
@@ -249,6 +250,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	}
 	synchronize_rcu();
 	del_timer_sync(&qp->rtx_timer);
+	del_timer_sync(&qp->inv_timer);
 	mrc_ev_stop(qp);
 	/* Flushed, not cancelled: the events of a QP's last moments count. */
 	flush_work(&qp->notes.work);
@@ -277,6 +279,7 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	u32 i;
 
 	del_timer(&qp->rtx_timer);
+	del_timer(&qp->inv_timer);
 	qp->sq.index = 0;
 	qp->sq.buf->producer_index = 0;
 	qp->sq.buf->consumer_index = 0;
@@ -747,7 +750,7 @@ static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr)
 
 	if (mrc_queue_next(&qp->sq, prod) == qp->sq.index)
 		return -ENOMEM;
-	if (!mrc_wr_opcode_ok(wr->opcode))
+	if (!mrc_wr_opcode_ok(wr->opcode) && !mrc_wr_local(wr->opcode))
 		return -EOPNOTSUPP;
 	if (wr->num_sge < 0 || wr->num_sge > MRC_MAX_SGE)
 		return -EINVAL;
@@ -757,6 +760,16 @@ static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr)
 	wqe->wr.wr_id = wr->wr_id;
 	wqe->wr.opcode = wr->opcode;
 	wqe->wr.send_flags = wr->send_flags;
+	if (wr->opcode == IB_WR_REG_MR) {
+		wqe->wr.wr.reg.mr = reg_wr(wr)->mr;
+		wqe->wr.wr.reg.key = reg_wr(wr)->key;
+		wqe->wr.wr.reg.access = reg_wr(wr)->access;
+		goto publish;
+	}
+	if (wr->opcode == IB_WR_LOCAL_INV) {
+		wqe->wr.ex.invalidate_rkey = wr->ex.invalidate_rkey;
+		goto publish;
+	}
 	wqe->wr.ex.imm_data = wr->ex.imm_data;
 	if (wr->opcode == IB_WR_RDMA_WRITE ||
 	    wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM ||
@@ -792,6 +805,7 @@ static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr)
 	}
 	wqe->dma.length = length;
 	wqe->dma.resid = length;
+publish:
 	/*
 	 * The kernel is the producer here; q->index stays the consumer.  The
 	 * release publishes the WQE before the index the requester reads.
@@ -832,6 +846,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	mrc_qp_unlock_xmit(qp, &out);
 	return err;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_post_send);
 
 static int mrc_post_one_recv(struct mrc_qp *qp, const struct ib_recv_wr *wr)
 {

@@ -59,6 +59,25 @@ static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
 	ctx->status = IB_WC_SUCCESS;
 	ctx->num_sge = 0;
 
+	if (mrc_wr_local(ctx->opcode)) {
+		/*
+		 * A user WQE's MR pointer is user space's to write: user QPs
+		 * have no memory-management WRs (mrc_post_one_send() writes
+		 * the kernel's).
+		 */
+		if (qp->is_user)
+			return -EOPNOTSUPP;
+		if (ctx->opcode == IB_WR_REG_MR) {
+			ctx->reg_mr = w->wr.wr.reg.mr;
+			ctx->rkey = w->wr.wr.reg.key;
+			ctx->reg_access = w->wr.wr.reg.access;
+		} else {
+			ctx->rkey = w->wr.ex.invalidate_rkey;
+		}
+		ctx->length = 0;
+		ctx->npkts = 0;
+		return 0;
+	}
 	if (!mrc_wr_opcode_ok(ctx->opcode))
 		return -EOPNOTSUPP;
 
@@ -335,6 +354,40 @@ static bool mrc_req_build(struct mrc_qp *qp, struct mrc_send_ctx *ctx,
 	return true;
 }
 
+/*
+ * Execute a memory-management WR (Documentation/verbs.md, "Fast
+ * registration") when the requester reaches it: the WRs after it see its
+ * effect.  One with IB_SEND_FENCE waits until every WR before it completed.
+ * A LOCAL_INV completes only after an RCU grace period, when no lookup that
+ * found the registration before can still be copying through it.
+ * Return: 0, -EAGAIN to wait for the fence, or an error: the QP failed.
+ */
+static int mrc_req_local(struct mrc_qp *qp, struct mrc_send_ctx *ctx)
+{
+	int err;
+
+	if ((ctx->send_flags & IB_SEND_FENCE) &&
+	    qp->sq.index != qp->req.send_idx)
+		return -EAGAIN;
+	if (ctx->opcode == IB_WR_REG_MR)
+		err = mrc_mr_fast_reg(qp->ibqp.pd, ctx->reg_mr, ctx->rkey,
+				      ctx->reg_access);
+	else
+		err = mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, ctx->rkey);
+	if (err) {
+		ctx->status = IB_WC_LOC_QP_OP_ERR;
+		mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
+		return err;
+	}
+	if (ctx->opcode == IB_WR_LOCAL_INV) {
+		ctx->inv_rcu = start_poll_synchronize_rcu();
+		ctx->state = MRC_WQE_INV_WAIT;
+	} else {
+		ctx->state = MRC_WQE_DONE;
+	}
+	return 0;
+}
+
 /**
  * mrc_req_run() - send what the SQ holds, as far as the window allows
  * @qp: the QP, locked
@@ -343,7 +396,9 @@ static bool mrc_req_build(struct mrc_qp *qp, struct mrc_send_ctx *ctx,
 void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out)
 {
 	struct mrc_req *req = &qp->req;
+	bool local = false;
 	u32 prod;
+	int err;
 
 	if (qp->dead || qp->state != IB_QPS_RTS)
 		return;
@@ -374,17 +429,32 @@ void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *out)
 			ctx->rq_msn = req->rq_msn_next;
 			if (mrc_wr_consumes_rwqe(ctx->opcode))
 				req->rq_msn_next++;
-			/* A READ takes one MSN per chunk, as it builds them. */
-			if (ctx->opcode != IB_WR_RDMA_READ)
+			/*
+			 * A READ takes one MSN per chunk, as it builds them;
+			 * a memory-management WR none: it is not a message.
+			 */
+			if (ctx->opcode != IB_WR_RDMA_READ &&
+			    !mrc_wr_local(ctx->opcode))
 				req->msn_next++;
 			req->send_off = 0;
 			ctx->state = MRC_WQE_PENDING;
 		}
-		if (ctx->state == MRC_WQE_PENDING &&
-		    !mrc_req_build(qp, ctx, out))
+		if (ctx->state == MRC_WQE_PENDING && mrc_wr_local(ctx->opcode)) {
+			err = mrc_req_local(qp, ctx);
+			if (err == -EAGAIN)
+				break;
+			if (err)
+				return;
+			local = true;
+		} else if (ctx->state == MRC_WQE_PENDING &&
+			   !mrc_req_build(qp, ctx, out)) {
 			break;
+		}
 		req->send_idx = mrc_queue_next(&qp->sq, req->send_idx);
 	}
+	/* No acknowledgment completes a memory-management WR. */
+	if (local)
+		mrc_comp_local(qp);
 	if (qp->state == IB_QPS_RTS && req->psn_una != req->psn_next)
 		mrc_comp_arm(qp);
 }

@@ -150,6 +150,8 @@ struct mrc_ah {
 enum mrc_mr_type {
 	MRC_MR_DMA,	/* kernel virtual addresses, local access only */
 	MRC_MR_USER,	/* pinned user pages through an ib_umem */
+	MRC_MR_FAST,	/* ib_alloc_mr(): registered by IB_WR_REG_MR */
+	MRC_MR_FAST_MAP, /* one registration of an MRC_MR_FAST */
 };
 
 /**
@@ -164,7 +166,20 @@ enum mrc_mr_type {
  * @umem: the pinned user memory (MRC_MR_USER)
  * @pages: one entry per page of @umem, in address order
  * @npages: entries in @pages
- * @page_off: offset of @iova in @pages[0]
+ * @page_off: offset of @iova in @pages[0] (MRC_MR_USER), or in @fr_va[0]
+ *	(MRC_MR_FAST_MAP)
+ * @fr_live: MRC_MR_FAST: the registration in force, an MRC_MR_FAST_MAP
+ *	that lookups return instead of the MR itself; NULL while invalid
+ * @fr_stage: MRC_MR_FAST: the map ib_map_mr_sg() fills, never one that a
+ *	lookup can still return (Documentation/verbs.md, "Fast registration")
+ * @fr_spare: MRC_MR_FAST: the other map, live or retired
+ * @fr_lock: MRC_MR_FAST: serializes registration and invalidation
+ * @fr_va: MRC_MR_FAST_MAP: kernel virtual address of each page
+ * @fr_max: MRC_MR_FAST_MAP: entries @fr_va holds (max_num_sg)
+ * @fr_npages: MRC_MR_FAST_MAP: entries ib_map_mr_sg() filled
+ * @fr_page_shift: MRC_MR_FAST_MAP: log2 of the page size it mapped with
+ * @fr_fresh: MRC_MR_FAST_MAP: filled by ib_map_mr_sg() since it was last
+ *	registered
  */
 struct mrc_mr {
 	struct ib_mr ibmr;
@@ -177,6 +192,15 @@ struct mrc_mr {
 	struct page **pages;
 	unsigned long npages;
 	unsigned int page_off;
+	struct mrc_mr __rcu *fr_live;
+	struct mrc_mr *fr_stage;
+	struct mrc_mr *fr_spare;
+	spinlock_t fr_lock; /* see above */
+	u64 *fr_va;
+	u32 fr_max;
+	u32 fr_npages;
+	u8 fr_page_shift;
+	bool fr_fresh;
 };
 
 enum mrc_copy_dir {
@@ -246,6 +270,9 @@ struct mrc_send_ctx {
 	u32 pkts_done;		/* PSNs ACKed (READ: responses received) */
 	u32 msn;
 	u32 rq_msn;
+	struct ib_mr *reg_mr;	/* IB_WR_REG_MR (kernel QPs only) */
+	u32 reg_access;		/* IB_WR_REG_MR: IB_ACCESS_* */
+	unsigned long inv_rcu;	/* IB_WR_LOCAL_INV: the grace period it waits */
 	u8 state;		/* enum mrc_wqe_state */
 	u8 status;		/* enum ib_wc_status */
 	/* struct rxe_sge sge[num_sge] or inline bytes follow */
@@ -257,7 +284,14 @@ enum mrc_wqe_state {
 	MRC_WQE_PENDING,	/* copied, not all packets built */
 	MRC_WQE_INFLIGHT,	/* every packet sent at least once */
 	MRC_WQE_DONE,		/* acknowledged; waits for in-order completion */
+	MRC_WQE_INV_WAIT,	/* LOCAL_INV done; waits out RCU readers */
 };
+
+/* The memory-management WRs, executed by the requester, kernel QPs only. */
+static inline bool mrc_wr_local(u32 opcode)
+{
+	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV;
+}
 
 /* The send opcodes an RC QP carries (kernel and user WQEs alike). */
 static inline bool mrc_wr_opcode_ok(u32 opcode)
@@ -518,6 +552,7 @@ struct mrc_notes {
  * @req: requester
  * @resp: responder
  * @rtx_timer: retransmit / RNR timer
+ * @inv_timer: polls the grace period a LOCAL_INV's completion waits for
  * @dst_cache: route to @av.daddr, for packets sent before paths exist
  * @ud_txq: GSI QP: datagrams waiting for @ud_work to send them
  * @ud_work: GSI QP: sends @ud_txq from process context
@@ -548,6 +583,7 @@ struct mrc_qp {
 	struct mrc_req req;
 	struct mrc_resp resp;
 	struct timer_list rtx_timer;
+	struct timer_list inv_timer;
 	struct dst_cache dst_cache;
 	struct sk_buff_head ud_txq;
 	struct work_struct ud_work;
