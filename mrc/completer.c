@@ -80,8 +80,7 @@ static void mrc_comp_rnr_mark(struct mrc_qp *qp, u32 psn)
 		if (s->flags & (MRC_SLOT_ACKED | MRC_SLOT_READ))
 			continue;
 		ctx = mrc_sctx(qp, s->wqe_idx);
-		if (ctx->opcode == IB_WR_SEND || ctx->opcode == IB_WR_SEND_WITH_IMM ||
-		    ctx->opcode == IB_WR_RDMA_WRITE_WITH_IMM)
+		if (mrc_wr_consumes_rwqe(ctx->opcode))
 			s->flags |= MRC_SLOT_RNR_WAIT;
 	}
 }
@@ -222,6 +221,7 @@ static enum ib_wc_opcode mrc_comp_wc_opcode(u32 wr_op)
 	switch (wr_op) {
 	case IB_WR_SEND:
 	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
 		return IB_WC_SEND;
 	case IB_WR_RDMA_READ:
 		return IB_WC_RDMA_READ;

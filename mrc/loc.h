@@ -177,7 +177,8 @@ struct ib_mr *mrc_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type mr_type,
 int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		  unsigned int *sg_offset);
 int mrc_mr_fast_reg(struct ib_pd *pd, struct ib_mr *ibmr, u32 key, u32 access);
-int mrc_mr_invalidate(struct mrc_device *mdev, struct ib_pd *pd, u32 key);
+int mrc_mr_invalidate(struct mrc_device *mdev, struct ib_pd *pd, u32 key,
+		      unsigned long *gp);
 /* Under rcu_read_lock(); no reference is taken. */
 struct mrc_mr *mrc_mr_lookup(struct mrc_device *mdev, u32 key);
 int mrc_mr_check(const struct mrc_mr *mr, const struct ib_pd *pd, u64 iova,

@@ -46,30 +46,37 @@ static int mrc_mr_publish(struct mrc_device *mdev, struct mrc_mr *mr)
 	return err;
 }
 
-static struct mrc_mr *mrc_mr_map_alloc(u32 max_num_sg)
+/* A map and its page list in one allocation, which kfree_rcu() can free. */
+static struct mrc_mr *mrc_mr_map_alloc(u32 max_num_sg, gfp_t gfp)
 {
 	struct mrc_mr *map;
 
-	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	map = kzalloc(sizeof(*map) + max_num_sg * sizeof(*map->fr_va), gfp);
 	if (!map)
 		return NULL;
 	map->type = MRC_MR_FAST_MAP;
 	map->fr_max = max_num_sg;
-	map->fr_va = kvcalloc(max_num_sg, sizeof(*map->fr_va),
-			      GFP_KERNEL_ACCOUNT);
-	if (!map->fr_va) {
-		kfree(map);
-		return NULL;
-	}
+	map->fr_va = (u64 *)(map + 1);
 	return map;
 }
 
-static void mrc_mr_map_free(struct mrc_mr *map)
+/*
+ * The map @*mapp, ready to be written: a map invalidated less than a grace
+ * period ago may still be read by a lookup that found it before, so it is
+ * replaced by a new one and freed after the grace period.
+ */
+static int mrc_mr_map_writable(struct mrc_mr **mapp)
 {
-	if (map) {
-		kvfree(map->fr_va);
-		kfree(map);
-	}
+	struct mrc_mr *old = *mapp, *map;
+
+	if (!old->fr_retired || poll_state_synchronize_rcu(old->fr_rcu))
+		return 0;
+	map = mrc_mr_map_alloc(old->fr_max, GFP_ATOMIC | __GFP_ACCOUNT);
+	if (!map)
+		return -ENOMEM;
+	*mapp = map;
+	kfree_rcu(old, rcu);
+	return 0;
 }
 
 /**
@@ -100,8 +107,8 @@ struct ib_mr *mrc_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type mr_type,
 		return ERR_PTR(-ENOMEM);
 	mr->type = MRC_MR_FAST;
 	spin_lock_init(&mr->fr_lock);
-	mr->fr_stage = mrc_mr_map_alloc(max_num_sg);
-	mr->fr_spare = mrc_mr_map_alloc(max_num_sg);
+	mr->fr_stage = mrc_mr_map_alloc(max_num_sg, GFP_KERNEL_ACCOUNT);
+	mr->fr_spare = mrc_mr_map_alloc(max_num_sg, GFP_KERNEL_ACCOUNT);
 	if (!mr->fr_stage || !mr->fr_spare)
 		goto err_free;
 	mr->ibmr.device = ibpd->device;
@@ -113,8 +120,8 @@ struct ib_mr *mrc_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type mr_type,
 	return &mr->ibmr;
 
 err_free:
-	mrc_mr_map_free(mr->fr_stage);
-	mrc_mr_map_free(mr->fr_spare);
+	kfree(mr->fr_stage);
+	kfree(mr->fr_spare);
 	kfree(mr);
 	return ERR_PTR(err);
 }
@@ -146,9 +153,15 @@ static int mrc_mr_set_page(struct ib_mr *ibmr, u64 addr)
 int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		  unsigned int *sg_offset)
 {
-	struct mrc_mr *map = to_mmr(ibmr)->fr_stage;
+	struct mrc_mr *mr = to_mmr(ibmr), *map;
 	int n;
 
+	spin_lock_bh(&mr->fr_lock);
+	n = mrc_mr_map_writable(&mr->fr_stage);
+	map = mr->fr_stage;
+	spin_unlock_bh(&mr->fr_lock);
+	if (n)
+		return n;
 	map->fr_npages = 0;
 	map->fr_fresh = true;
 	if (!is_power_of_2(ibmr->page_size) || ibmr->page_size < SZ_4K)
@@ -172,7 +185,7 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_map_mr_sg);
  * one.  The MR must be invalid (never registered, or invalidated).
  *
  * Context: any, the QP's lock held.
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL, or -ENOMEM (a map to replace, in atomic context).
  */
 int mrc_mr_fast_reg(struct ib_pd *pd, struct ib_mr *ibmr, u32 key, u32 access)
 {
@@ -187,6 +200,10 @@ int mrc_mr_fast_reg(struct ib_pd *pd, struct ib_mr *ibmr, u32 key, u32 access)
 	spin_lock(&mr->fr_lock);
 	if (rcu_access_pointer(mr->fr_live))
 		goto unlock;
+	if (mrc_mr_map_writable(&mr->fr_stage)) {
+		err = -ENOMEM;
+		goto unlock;
+	}
 	map = mr->fr_stage;
 	/*
 	 * Registered again without a new ib_map_mr_sg(): the pages of the
@@ -230,15 +247,15 @@ unlock:
  * @mdev: the device
  * @pd: the PD of the QP that posted it
  * @key: the key of a fast-registered MR of @pd, in force
+ * @gp: set to the RCU grace period after which no lookup that found the
+ *	registration can still be copying (a LOCAL_INV's completion waits
+ *	for it, requester.c); may be NULL
  *
- * From here no lookup finds the registration; one that found it before may
- * still be copying, until the RCU grace period that the WR's completion
- * waits for (requester.c).
- *
- * Context: any, the QP's lock held.
+ * Context: any, with interrupts enabled; the QP's lock held.
  * Return: 0 or -EINVAL.
  */
-int mrc_mr_invalidate(struct mrc_device *mdev, struct ib_pd *pd, u32 key)
+int mrc_mr_invalidate(struct mrc_device *mdev, struct ib_pd *pd, u32 key,
+		      unsigned long *gp)
 {
 	struct mrc_mr *mr, *map;
 	int err = -EINVAL;
@@ -252,6 +269,11 @@ int mrc_mr_invalidate(struct mrc_device *mdev, struct ib_pd *pd, u32 key)
 					lockdep_is_held(&mr->fr_lock));
 	if (map && map->ibmr.lkey == key) {
 		RCU_INIT_POINTER(mr->fr_live, NULL);
+		/* Not to be written again before then (mrc_mr_map_writable). */
+		map->fr_rcu = start_poll_synchronize_rcu();
+		map->fr_retired = true;
+		if (gp)
+			*gp = map->fr_rcu;
 		err = 0;
 	}
 	spin_unlock(&mr->fr_lock);
@@ -386,8 +408,8 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 		kvfree(mr->pages);
 	}
 	if (mr->type == MRC_MR_FAST) {
-		mrc_mr_map_free(mr->fr_stage);
-		mrc_mr_map_free(mr->fr_spare);
+		kfree(mr->fr_stage);
+		kfree(mr->fr_spare);
 	}
 	kfree(mr);
 	return 0;
@@ -409,6 +431,7 @@ struct mrc_mr *mrc_mr_lookup(struct mrc_device *mdev, u32 key)
 		return NULL;
 	return mr;
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_mr_lookup);
 
 /**
  * mrc_mr_check() - may @len bytes at @iova of @mr be accessed?

@@ -93,16 +93,21 @@ static void mrc_recv_qp(struct mrc_qp *qp, unsigned int plane,
  * Under qp->lock (the AV and paths change under it).  A packet not from the
  * peer is counted, and dropped when enforcing, except on a plane without a
  * path: there the AV's address is only a guess at the peer's (the planes'
- * addresses gave no path), and dropping would cut the plane off.
+ * addresses gave no path), and dropping would cut the plane off.  Through
+ * the loopback device (@local) only the peer's exact address passes, in
+ * every mode but off: any local user can send there, and a QP whose peer
+ * is remote never hears itself that way.
  */
 static bool mrc_recv_from_peer(struct mrc_qp *qp, unsigned int plane,
-			       const struct mrc_rx_src *src)
+			       const struct mrc_rx_src *src, bool local)
 {
 	unsigned int mode = READ_ONCE(mrc_src_check);
 
 	if (mode == MRC_SRC_CHECK_OFF || mrc_ev_peer_addr_ok(qp, plane, src))
 		return true;
 	mrc_count(qp->mdev, plane, MRC_CNT_RX_BAD_SRC, 1);
+	if (local)
+		return false;
 	return mode == MRC_SRC_CHECK_COUNT || !mrc_ev_peer_addr_known(qp, plane);
 }
 
@@ -113,7 +118,7 @@ static bool mrc_recv_from_peer(struct mrc_qp *qp, unsigned int plane,
  */
 static bool mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
 			 struct sk_buff *skb, bool ce,
-			 const struct mrc_rx_src *src)
+			 const struct mrc_rx_src *src, bool local)
 {
 	struct sk_buff_head out;
 	struct mrc_hdrs h;
@@ -153,7 +158,7 @@ static bool mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
 	if (!done)
 		mrc_count(mdev, plane, MRC_CNT_RX_BAD_STATE, 1);
 	else
-		done = mrc_recv_from_peer(qp, plane, src);
+		done = mrc_recv_from_peer(qp, plane, src, local);
 	if (done)
 		mrc_recv_qp(qp, plane, &h, skb->data + h.hdr_len, &out);
 	spin_unlock(&qp->lock);
@@ -240,7 +245,8 @@ int mrc_recv_udp(struct sock *sk, struct sk_buff *skb)
 		if (ndev != skb->dev)
 			mrc_count(to_mdev(ib), plane, MRC_CNT_RX_LOOPBACK, 1);
 		__skb_pull(skb, sizeof(struct udphdr));
-		done = mrc_recv_pkt(to_mdev(ib), plane, skb, ce, &src);
+		done = mrc_recv_pkt(to_mdev(ib), plane, skb, ce, &src,
+				    ndev != skb->dev);
 	}
 put:
 	ib_device_put(ib);

@@ -14,12 +14,6 @@
 
 #include "mrc.h"
 
-static bool mrc_wr_consumes_rwqe(u32 opcode)
-{
-	return opcode == IB_WR_SEND || opcode == IB_WR_SEND_WITH_IMM ||
-	       opcode == IB_WR_RDMA_WRITE_WITH_IMM;
-}
-
 static u8 mrc_data_opcode(u32 wr_op, bool first, bool last)
 {
 	bool only = first && last;
@@ -31,6 +25,9 @@ static u8 mrc_data_opcode(u32 wr_op, bool first, bool last)
 	case IB_WR_SEND_WITH_IMM:
 		return only ? MRC_OP_SEND_ONLY_IMM : first ? MRC_OP_SEND_FIRST :
 		       last ? MRC_OP_SEND_LAST_IMM : MRC_OP_SEND_MIDDLE;
+	case IB_WR_SEND_WITH_INV:
+		return only ? MRC_OP_SEND_ONLY_INV : first ? MRC_OP_SEND_FIRST :
+		       last ? MRC_OP_SEND_LAST_INV : MRC_OP_SEND_MIDDLE;
 	case IB_WR_RDMA_WRITE:
 		return only ? MRC_OP_WRITE_ONLY : first ? MRC_OP_WRITE_FIRST :
 		       last ? MRC_OP_WRITE_LAST : MRC_OP_WRITE_MIDDLE;
@@ -54,6 +51,7 @@ static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
 	ctx->opcode = READ_ONCE(w->wr.opcode);
 	ctx->send_flags = READ_ONCE(w->wr.send_flags);
 	ctx->imm = be32_to_cpu((__force __be32)READ_ONCE(w->wr.ex.imm_data));
+	ctx->inv_rkey = READ_ONCE(w->wr.ex.invalidate_rkey);
 	ctx->remote_addr = READ_ONCE(w->wr.wr.rdma.remote_addr);
 	ctx->rkey = READ_ONCE(w->wr.wr.rdma.rkey);
 	ctx->status = IB_WC_SUCCESS;
@@ -186,7 +184,7 @@ static struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
 
 	first = !slot->offset;
 	last = slot->offset + slot->len >= ctx->length;
-	send = ctx->opcode == IB_WR_SEND || ctx->opcode == IB_WR_SEND_WITH_IMM;
+	send = mrc_wr_is_send(ctx->opcode);
 	h.opcode = mrc_data_opcode(ctx->opcode, first, last);
 	h.flags = MRC_BTH_F_TSETH | (rtx ? MRC_BTH_F_RTX : 0);
 	/*
@@ -214,6 +212,8 @@ static struct sk_buff *mrc_req_packet(struct mrc_qp *qp, u32 psn, bool rtx)
 	if (last && (ctx->opcode == IB_WR_SEND_WITH_IMM ||
 		     ctx->opcode == IB_WR_RDMA_WRITE_WITH_IMM))
 		h.imm = ctx->imm;
+	if (last && ctx->opcode == IB_WR_SEND_WITH_INV)
+		h.inv_rkey = ctx->inv_rkey;
 	h.payload_len = slot->len;
 
 	skb = mrc_net_pkt(&h);
@@ -367,24 +367,27 @@ static int mrc_req_local(struct mrc_qp *qp, struct mrc_send_ctx *ctx)
 	int err;
 
 	if ((ctx->send_flags & IB_SEND_FENCE) &&
-	    qp->sq.index != qp->req.send_idx)
-		return -EAGAIN;
+	    qp->sq.index != qp->req.send_idx) {
+		/* What this pass executed before it may be done: complete. */
+		mrc_comp_local(qp);
+		if (qp->state != IB_QPS_RTS)
+			return -EIO;
+		if (qp->sq.index != qp->req.send_idx)
+			return -EAGAIN;
+	}
 	if (ctx->opcode == IB_WR_REG_MR)
 		err = mrc_mr_fast_reg(qp->ibqp.pd, ctx->reg_mr, ctx->rkey,
 				      ctx->reg_access);
 	else
-		err = mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, ctx->rkey);
+		err = mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, ctx->rkey,
+					&ctx->inv_rcu);
 	if (err) {
 		ctx->status = IB_WC_LOC_QP_OP_ERR;
 		mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
 		return err;
 	}
-	if (ctx->opcode == IB_WR_LOCAL_INV) {
-		ctx->inv_rcu = start_poll_synchronize_rcu();
-		ctx->state = MRC_WQE_INV_WAIT;
-	} else {
-		ctx->state = MRC_WQE_DONE;
-	}
+	ctx->state = ctx->opcode == IB_WR_LOCAL_INV ? MRC_WQE_INV_WAIT :
+						      MRC_WQE_DONE;
 	return 0;
 }
 

@@ -106,6 +106,29 @@ static struct mrc_recv_ctx *mrc_resp_rwqe(struct mrc_qp *qp, u32 rq_msn,
 	return rctx;
 }
 
+/*
+ * SEND_WITH_INV: the message is complete and in order, so its rkey is
+ * invalidated now, as the completion that says so is posted.  Its arrival
+ * checked the rkey (mrc_resp_inv_ok()); should a LOCAL_INV of this host
+ * have invalidated it since, the completion says IB_WC_REM_INV_REQ_ERR and
+ * the QP fails (IB class J), as on rdma_rxe.
+ * Packets of this QP cannot be copying into the MR (they run under its
+ * lock); the RCU grace period of LOCAL_INV is not waited for.
+ */
+static bool mrc_resp_invalidate(struct mrc_qp *qp, const struct mrc_msg *m,
+				struct ib_wc *wc)
+{
+	if (wc->status != IB_WC_SUCCESS)
+		return true;
+	if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, m->inv_rkey, NULL)) {
+		wc->status = IB_WC_REM_INV_REQ_ERR;
+		return false;
+	}
+	wc->wc_flags |= IB_WC_WITH_INVALIDATE;
+	wc->ex.invalidate_rkey = m->inv_rkey;
+	return true;
+}
+
 /* Complete every finished message at the head of the MSN order. */
 static void mrc_resp_release(struct mrc_qp *qp)
 {
@@ -149,7 +172,10 @@ static void mrc_resp_release(struct mrc_qp *qp)
 				wc.wc_flags = IB_WC_WITH_IMM;
 				wc.ex.imm_data = cpu_to_be32(m->imm);
 			}
-			err = mrc_cq_post(cq, &wc, m->se);
+			if (m->has_inv && !mrc_resp_invalidate(qp, m, &wc))
+				err = -EINVAL;
+			if (mrc_cq_post(cq, &wc, m->se))
+				err = -ENOSPC;
 			rctx->claimed = false;
 			mrc_queue_store_consumer(&qp->rq,
 						 mrc_queue_next(&qp->rq,
@@ -158,9 +184,14 @@ static void mrc_resp_release(struct mrc_qp *qp)
 		}
 		m->used = false;
 		r->msn_done++;
-		/* The CQ overran: the QP fails, as the IBA asks. */
+		/*
+		 * The CQ overran: the QP fails, as the IBA asks; or the peer
+		 * asked to invalidate what it may not.
+		 */
 		if (err) {
-			mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
+			mrc_qp_error(qp, err == -EINVAL ?
+					 MRC_QP_ERROR_REMOTE_OP :
+					 MRC_QP_ERROR_LOCAL);
 			return;
 		}
 	}
@@ -496,6 +527,19 @@ static bool mrc_op_has_imm(u8 opcode)
 	       opcode == MRC_OP_WRITE_ONLY_IMM;
 }
 
+static bool mrc_op_has_inv(u8 opcode)
+{
+	return opcode == MRC_OP_SEND_LAST_INV || opcode == MRC_OP_SEND_ONLY_INV;
+}
+
+/* Is @rkey a fast registration of @qp's PD in force?  Under RCU. */
+static bool mrc_resp_inv_ok(struct mrc_qp *qp, u32 rkey)
+{
+	const struct mrc_mr *mr = mrc_mr_lookup(qp->mdev, rkey);
+
+	return mr && mr->type == MRC_MR_FAST_MAP && mr->ibmr.pd == qp->ibqp.pd;
+}
+
 /*
  * Place one new WRITE or SEND packet.  Return 0 when placed, -EAGAIN when
  * the packet was refused for now (RNR), another error when the QP failed.
@@ -555,6 +599,18 @@ static int mrc_resp_place(struct mrc_qp *qp, struct mrc_msg *m,
 		mrc_mr_copy(mr, h->va, (void *)payload, h->payload_len,
 			    MRC_TO_MR);
 	} else {
+		/*
+		 * SEND_WITH_INV naming no registration of this PD in force:
+		 * the peer's error, judged like any fatal one (at cum_psn
+		 * only), so that a forged one in the window cannot fail the
+		 * QP when the message completes.
+		 */
+		if (mrc_op_has_inv(h->opcode) &&
+		    !mrc_resp_inv_ok(qp, h->inv_rkey)) {
+			mrc_resp_fatal_rwqe(qp, h, rctx, IB_WC_REM_INV_REQ_ERR,
+					    MRC_NACK_INVALID_REQUEST, out);
+			return -EINVAL;
+		}
 		/* h->va is the offset in the message: within the WQE? */
 		if ((u64)h->va + h->payload_len > rctx->length) {
 			mrc_resp_fatal_rwqe(qp, h, rctx, IB_WC_LOC_LEN_ERR,
@@ -575,6 +631,10 @@ static int mrc_resp_place(struct mrc_qp *qp, struct mrc_msg *m,
 		m->imm = h->imm;
 		m->consumes_rwqe = true;
 		m->rq_msn = h->rq_msn;
+	}
+	if (mrc_op_has_inv(h->opcode)) {
+		m->has_inv = true;
+		m->inv_rkey = h->inv_rkey;
 	}
 	return 0;
 }

@@ -113,6 +113,7 @@ static int mrc_query_device(struct ib_device *ibdev,
 		.max_qp_wr = MRC_MAX_QP_WR,
 		.device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				    IB_DEVICE_SYS_IMAGE_GUID |
+				    IB_DEVICE_MEM_MGT_EXTENSIONS |
 				    IB_DEVICE_PORT_ACTIVE_EVENT,
 		.max_send_sge = MRC_MAX_SGE,
 		.max_recv_sge = MRC_MAX_SGE,

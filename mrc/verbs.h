@@ -180,6 +180,8 @@ enum mrc_mr_type {
  * @fr_page_shift: MRC_MR_FAST_MAP: log2 of the page size it mapped with
  * @fr_fresh: MRC_MR_FAST_MAP: filled by ib_map_mr_sg() since it was last
  *	registered
+ * @fr_retired: MRC_MR_FAST_MAP: invalidated once, at grace period @fr_rcu
+ * @fr_rcu: MRC_MR_FAST_MAP: see @fr_retired
  */
 struct mrc_mr {
 	struct ib_mr ibmr;
@@ -201,6 +203,8 @@ struct mrc_mr {
 	u32 fr_npages;
 	u8 fr_page_shift;
 	bool fr_fresh;
+	bool fr_retired;
+	unsigned long fr_rcu;
 };
 
 enum mrc_copy_dir {
@@ -262,6 +266,7 @@ struct mrc_send_ctx {
 	u32 send_flags;		/* IB_SEND_* */
 	u32 length;		/* bytes of the message */
 	u32 imm;		/* host order */
+	u32 inv_rkey;		/* IB_WR_SEND_WITH_INV */
 	u64 remote_addr;
 	u32 rkey;
 	u32 num_sge;		/* 0 for inline data */
@@ -301,11 +306,24 @@ static inline bool mrc_wr_opcode_ok(u32 opcode)
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_SEND:
 	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
 	case IB_WR_RDMA_READ:
 		return true;
 	default:
 		return false;
 	}
+}
+
+static inline bool mrc_wr_is_send(u32 opcode)
+{
+	return opcode == IB_WR_SEND || opcode == IB_WR_SEND_WITH_IMM ||
+	       opcode == IB_WR_SEND_WITH_INV;
+}
+
+/* The WRs whose message takes a receive WQE at the peer. */
+static inline bool mrc_wr_consumes_rwqe(u32 opcode)
+{
+	return mrc_wr_is_send(opcode) || opcode == IB_WR_RDMA_WRITE_WITH_IMM;
 }
 
 /* Quadrants of the NSCC table (cc.c). */
@@ -427,6 +445,7 @@ struct mrc_msg {
 	u32 msn;
 	bool used;
 	bool has_imm;
+	bool has_inv;		/* SEND_WITH_INV: invalidate @inv_rkey */
 	bool consumes_rwqe;	/* SEND or WRITE_IMM */
 	bool se;
 	u8 kind;		/* enum mrc_msg_kind */
@@ -440,6 +459,7 @@ struct mrc_msg {
 	u32 len;		/* bytes of the whole message */
 	u32 got;		/* bytes placed so far */
 	u32 imm;
+	u32 inv_rkey;
 	u32 rq_msn;
 };
 

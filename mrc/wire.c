@@ -29,6 +29,7 @@
 #define A_PROBE		BIT(11)
 #define A_DETH		BIT(12)
 #define A_PSTAT		BIT(13)
+#define A_INV		BIT(14)	/* carries an IETH */
 
 #define A_SEND		(A_VALID | A_METH | A_DATA | A_OFFSET | A_REQ)
 #define A_WRITE		(A_VALID | A_METH | A_DATA | A_REQ)
@@ -55,6 +56,9 @@ static const u16 mrc_op_attr[MRC_OP_COUNT] = {
 	[MRC_OP_READ_RESP_MIDDLE - MRC_OP_BASE]	= A_RRESP,
 	[MRC_OP_READ_RESP_LAST - MRC_OP_BASE]	= A_RRESP | A_LAST,
 	[MRC_OP_READ_RESP_ONLY - MRC_OP_BASE]	= A_RRESP | A_FIRST | A_LAST,
+	[MRC_OP_SEND_LAST_INV - MRC_OP_BASE]	= A_SEND | A_LAST | A_SE | A_INV,
+	[MRC_OP_SEND_ONLY_INV - MRC_OP_BASE]	= A_SEND | A_FIRST | A_LAST |
+						  A_SE | A_INV,
 	[MRC_OP_SACK - MRC_OP_BASE]		= A_VALID | A_SACK,
 	[MRC_OP_NACK - MRC_OP_BASE]		= A_VALID | A_NACK,
 	[MRC_OP_PROBE - MRC_OP_BASE]		= A_VALID | A_PROBE,
@@ -81,6 +85,8 @@ static u32 mrc_hdr_len_attr(u16 attr, u8 flags)
 	}
 	if (attr & A_IMM)
 		len += sizeof(struct mrc_immdt);
+	if (attr & A_INV)
+		len += sizeof(struct mrc_ieth);
 	if (attr & A_SACK)
 		len += sizeof(struct mrc_sack);
 	if (attr & A_NACK)
@@ -224,6 +230,8 @@ int mrc_wire_check(const struct mrc_hdrs *h)
 		return -EBADMSG;
 	if (!(attr & A_IMM) && h->imm)
 		return -EBADMSG;
+	if (!(attr & A_INV) && h->inv_rkey)
+		return -EBADMSG;
 	if (!(attr & A_DATA) && h->payload_len)
 		return -EBADMSG;
 	if (!(attr & A_DETH) && (h->qkey || h->src_qpn))
@@ -316,6 +324,10 @@ int mrc_wire_encode(const struct mrc_hdrs *h, void *buf, size_t size)
 	if (attr & A_IMM) {
 		((struct mrc_immdt *)p)->imm = cpu_to_be32(h->imm);
 		p += sizeof(struct mrc_immdt);
+	}
+	if (attr & A_INV) {
+		((struct mrc_ieth *)p)->rkey = cpu_to_be32(h->inv_rkey);
+		p += sizeof(struct mrc_ieth);
 	}
 	if (attr & A_SACK) {
 		struct mrc_sack *s = (struct mrc_sack *)p;
@@ -422,6 +434,10 @@ int mrc_wire_decode_hdrs(const void *pkt, size_t len, struct mrc_hdrs *h)
 	if (attr & A_IMM) {
 		h->imm = be32_to_cpu(((const struct mrc_immdt *)p)->imm);
 		p += sizeof(struct mrc_immdt);
+	}
+	if (attr & A_INV) {
+		h->inv_rkey = be32_to_cpu(((const struct mrc_ieth *)p)->rkey);
+		p += sizeof(struct mrc_ieth);
 	}
 	if (attr & A_SACK) {
 		const struct mrc_sack *s = (const struct mrc_sack *)p;

@@ -39,7 +39,10 @@ enum mrc_opcode {
 	MRC_OP_READ_RESP_MIDDLE		= 0xce,
 	MRC_OP_READ_RESP_LAST		= 0xcf,
 	MRC_OP_READ_RESP_ONLY		= 0xd0,
-	/* 0xd1-0xd7 reserved (room for IB's atomics, SEND_INV, FLUSH) */
+	/* 0xd1-0xd5 reserved (room for IB's atomics) */
+	/* SEND_WITH_INV's last packet: an IETH names the rkey to invalidate */
+	MRC_OP_SEND_LAST_INV		= 0xd6,
+	MRC_OP_SEND_ONLY_INV		= 0xd7,
 	/*
 	 * Unreliable datagram, one packet, for the GSI QP (QP1) only: the
 	 * connection manager behind rdma_cm talks MADs over it.
@@ -100,6 +103,11 @@ struct mrc_reth {
 /* Immediate data: SEND/WRITE LAST_IMM and ONLY_IMM only. */
 struct mrc_immdt {
 	__be32	imm;
+} __packed;
+
+/* Invalidate header: SEND_LAST_INV and SEND_ONLY_INV only. */
+struct mrc_ieth {
+	__be32	rkey;
 } __packed;
 
 /* SACK flags, bits 31..24 of mrc_sack.cum_psn; bits 7..6 reserved. */
@@ -226,6 +234,7 @@ struct mrc_hdrs {
 	u32	rkey;
 	u32	dma_len;
 	u32	imm;		/* IMMDT */
+	u32	inv_rkey;	/* IETH */
 	u32	qkey;		/* DETH */
 	u32	src_qpn;
 	union {

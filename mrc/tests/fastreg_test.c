@@ -2,7 +2,8 @@
 /*
  * KUnit suite "mrc-fastreg": fast registration (mrc_alloc_mr(),
  * mrc_map_mr_sg(), IB_WR_REG_MR and IB_WR_LOCAL_INV through the provider's
- * own post_send) on the fixture's kernel QP.  Each case checks where the
+ * own post_send) and remote invalidation (SEND_WITH_INV) on the fixture's
+ * kernel QP.  Each case checks where the
  * peer's WRITEs land, or that they are refused and write nothing, the
  * bytes the requester sends from a registration, and the completions of
  * the memory-management WRs with their exact status.
@@ -492,6 +493,198 @@ static void fastreg_user_qp_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->qp->state, IB_QPS_ERR);
 }
 
+/*
+ * A reader that found a registration before its LOCAL_INV (here: this
+ * case, inside rcu_read_lock()) sees it unchanged while the ULP registers
+ * the MR again and maps the next I/O twice: the maps written are new ones.
+ */
+static void fastreg_reader_keeps_its_map(struct kunit *test)
+{
+	struct fr *r = fr_make(test, 4);
+	struct mrc_mr *mr = to_mmr(r->mr), *seen;
+	u32 k1 = ib_inc_rkey(r->mr->rkey), k2 = ib_inc_rkey(k1);
+	u64 va0;
+
+	KUNIT_ASSERT_EQ(test, fr_map(r, order_20, 2), 2);
+	KUNIT_ASSERT_EQ(test, fr_reg(r, k1, FR_ACCESS, 1), 0);
+	fr_expect_scqe(r, 1, IB_WC_SUCCESS, IB_WC_REG_MR);
+	KUNIT_ASSERT_EQ(test, fr_map(r, order_1, 1), 1);
+
+	rcu_read_lock();
+	seen = mrc_mr_lookup(r->f->mdev, k1);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	va0 = seen->fr_va[0];
+	KUNIT_EXPECT_EQ(test, fr_inv(r, k1, 2), 0);
+	KUNIT_EXPECT_EQ(test, fr_reg(r, k2, FR_ACCESS, 3), 0);
+	/* Both maps of the MR are now its live one and the one @seen is. */
+	KUNIT_EXPECT_EQ(test, fr_map(r, order_20, 2), 2);
+	KUNIT_EXPECT_EQ(test, fr_map(r, order_20, 2), 2);
+	KUNIT_EXPECT_EQ(test, seen->fr_va[0], va0);
+	KUNIT_EXPECT_EQ(test, seen->fr_npages, 2U);
+	KUNIT_EXPECT_EQ(test, seen->ibmr.lkey, k1);
+	KUNIT_EXPECT_PTR_NE(test, mr->fr_stage, seen);
+	KUNIT_EXPECT_NULL(test, mrc_mr_lookup(r->f->mdev, k1));
+	KUNIT_EXPECT_NOT_NULL(test, mrc_mr_lookup(r->f->mdev, k2));
+	rcu_read_unlock();
+
+	fr_expect_scqe(r, 2, IB_WC_SUCCESS, IB_WC_LOCAL_INV);
+	fr_expect_scqe(r, 3, IB_WC_SUCCESS, IB_WC_REG_MR);
+	fr_free(r);
+}
+
+/*
+ * A fenced WR behind one the same pass executed runs at once: nothing
+ * else would start the requester again.
+ */
+static void fastreg_fence_behind_reg_runs(struct kunit *test)
+{
+	struct fr *a = fr_make(test, 4), *b = fr_make(test, 4);
+	struct ib_reg_wr ra = {
+		.wr = { .opcode = IB_WR_REG_MR, .wr_id = 1,
+			.send_flags = IB_SEND_SIGNALED },
+		.mr = a->mr, .key = ib_inc_rkey(a->mr->rkey), .access = FR_ACCESS,
+	};
+	struct ib_reg_wr rb = {
+		.wr = { .opcode = IB_WR_REG_MR, .wr_id = 2,
+			.send_flags = IB_SEND_SIGNALED | IB_SEND_FENCE },
+		.mr = b->mr, .key = ib_inc_rkey(b->mr->rkey), .access = FR_ACCESS,
+	};
+
+	KUNIT_ASSERT_EQ(test, fr_map(a, order_1, 1), 1);
+	KUNIT_ASSERT_EQ(test, fr_map(b, order_20, 2), 2);
+	ra.wr.next = &rb.wr;
+	KUNIT_ASSERT_EQ(test, fr_post(a, &ra.wr), 0);
+	fr_expect_scqe(a, 1, IB_WC_SUCCESS, IB_WC_REG_MR);
+	fr_expect_scqe(a, 2, IB_WC_SUCCESS, IB_WC_REG_MR);
+	fr_free(b);
+	fr_free(a);
+}
+
+/*
+ * A SEND_ONLY_INV from the peer: @len bytes, invalidating @rkey, @ahead
+ * PSNs and messages past the next expected ones.
+ */
+static void fr_send_inv_at(struct fr *r, u32 rkey, u32 len, u32 ahead)
+{
+	struct mrc_hdrs h = {
+		.opcode = MRC_OP_SEND_ONLY_INV,
+		.flags = MRC_BTH_F_ACK_REQ,
+		.dqpn = 0x10,
+		.psn = r->psn + ahead,
+		.ev = 0xbeef,
+		.msn = r->msn + ahead,
+		.rq_msn = ahead,
+		.dma_len = len,
+		.payload_len = len,
+		.inv_rkey = rkey,
+	};
+
+	tf_resp_rcv(r->f, &h, pat);
+}
+
+static void fr_send_inv(struct fr *r, u32 rkey, u32 len)
+{
+	fr_send_inv_at(r, rkey, len, 0);
+}
+
+/*
+ * SEND_WITH_INV: the receive completion says which rkey it invalidated
+ * (IB_WC_WITH_INVALIDATE), and from then on the key writes nothing.
+ */
+static void fastreg_send_with_inv_invalidates(struct kunit *test)
+{
+	struct fr *r = fr_make(test, 4);
+	u32 key = ib_inc_rkey(r->mr->rkey);
+	struct ib_wc wc = {};
+
+	fill_pat();
+	KUNIT_ASSERT_EQ(test, fr_map(r, order_1, 1), 1);
+	KUNIT_ASSERT_EQ(test, fr_reg(r, key, FR_ACCESS, 1), 0);
+	fr_expect_scqe(r, 1, IB_WC_SUCCESS, IB_WC_REG_MR);
+	KUNIT_ASSERT_EQ(test, tf_post_recv(r->f, 0x51, 0, 64), 0);
+
+	fr_send_inv(r, key, 32);
+	fr_expect_sack(r);
+	KUNIT_ASSERT_EQ(test, tf_poll(r->f, r->f->rcq, &wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 0x51U);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 32U);
+	KUNIT_EXPECT_EQ(test, wc.wc_flags, IB_WC_WITH_INVALIDATE);
+	KUNIT_EXPECT_EQ(test, wc.ex.invalidate_rkey, key);
+	KUNIT_EXPECT_EQ(test, memcmp(tf_mr_byte(r->f, 0), pat, 32), 0);
+
+	fr_write(r, key, r->mr->iova, pat, 16);
+	fr_expect_nack(r, MRC_NACK_RKEY_VIOLATION);
+	KUNIT_EXPECT_EQ(test, fr_dirty(r), 0U);
+	fr_free(r);
+}
+
+/*
+ * A SEND_WITH_INV naming a key not in force (here: the fixture's user-style
+ * MR, which no one may invalidate): ahead of cum_psn (a blind forger's
+ * odds) it is dropped unanswered and the QP lives; at cum_psn the receive
+ * completes with IB_WC_REM_INV_REQ_ERR, the peer gets an invalid-request
+ * NACK and the QP fails; the MR stays usable.
+ */
+static void fastreg_send_with_bad_inv_fails_qp(struct kunit *test)
+{
+	struct fr *r = fr_make(test, 4);
+	struct ib_wc wc = {};
+
+	fill_pat();
+	KUNIT_ASSERT_EQ(test, tf_post_recv(r->f, 0x52, 0, 64), 0);
+	KUNIT_ASSERT_EQ(test, tf_post_recv(r->f, 0x53, 64, 64), 0);
+	fr_send_inv_at(r, TF_MR_KEY, 32, 5);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&r->f->out), 0U);
+	KUNIT_EXPECT_EQ(test, r->f->qp->state, IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, tf_count(r->f, MRC_CNT_RX_DEFERRED_NACKS), 1U);
+	KUNIT_EXPECT_EQ(test, tf_poll(r->f, r->f->rcq, &wc, 1), 0);
+
+	fr_send_inv(r, TF_MR_KEY, 32);
+	fr_expect_nack(r, MRC_NACK_INVALID_REQUEST);
+	KUNIT_ASSERT_EQ(test, tf_poll(r->f, r->f->rcq, &wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 0x52U);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_INV_REQ_ERR);
+	KUNIT_ASSERT_EQ(test, tf_poll(r->f, r->f->rcq, &wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 0x53U);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, r->f->qp->state, IB_QPS_ERR);
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ(test, mrc_mr_lookup(r->f->mdev, TF_MR_KEY),
+			    r->f->mr);
+	rcu_read_unlock();
+	fr_free(r);
+}
+
+/* The requester's SEND_WITH_INV: its only packet carries the rkey. */
+static void fastreg_send_with_inv_on_the_wire(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct rxe_send_wqe *w;
+	struct mrc_hdrs h;
+
+	w = fr_sq_next(f);
+	w->wr.wr_id = 8;
+	w->wr.opcode = IB_WR_SEND_WITH_INV;
+	w->wr.send_flags = IB_SEND_SIGNALED;
+	w->wr.ex.invalidate_rkey = 0x12345678;
+	w->dma.length = 16;
+	w->dma.resid = 16;
+	w->dma.num_sge = 1;
+	w->dma.sge[0].addr = TF_MR_IOVA;
+	w->dma.sge[0].length = 16;
+	w->dma.sge[0].lkey = TF_MR_KEY;
+	fr_sq_publish(f);
+	tf_req_run(f);
+
+	tf_pop(f, &h);
+	KUNIT_EXPECT_EQ(test, h.opcode, MRC_OP_SEND_ONLY_INV);
+	KUNIT_EXPECT_EQ(test, h.inv_rkey, 0x12345678U);
+	KUNIT_EXPECT_EQ(test, h.payload_len, 16U);
+	KUNIT_EXPECT_EQ(test, h.rq_msn, 0U);
+}
+
 /* What ib_alloc_mr() and ib_map_mr_sg() may ask. */
 static void fastreg_alloc_and_map_limits(struct kunit *test)
 {
@@ -528,6 +721,11 @@ static struct kunit_case mrc_fastreg_cases[] = {
 	KUNIT_CASE(fastreg_bad_wr_fails_qp),
 	KUNIT_CASE(fastreg_local_sge_sends_registered_bytes),
 	KUNIT_CASE(fastreg_user_qp_refused),
+	KUNIT_CASE(fastreg_reader_keeps_its_map),
+	KUNIT_CASE(fastreg_fence_behind_reg_runs),
+	KUNIT_CASE(fastreg_send_with_inv_invalidates),
+	KUNIT_CASE(fastreg_send_with_bad_inv_fails_qp),
+	KUNIT_CASE(fastreg_send_with_inv_on_the_wire),
 	KUNIT_CASE(fastreg_alloc_and_map_limits),
 	{}
 };

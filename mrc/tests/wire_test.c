@@ -178,6 +178,7 @@ static const u8 all_opcodes[] = {
 	MRC_OP_WRITE_LAST_IMM, MRC_OP_WRITE_ONLY, MRC_OP_WRITE_ONLY_IMM,
 	MRC_OP_READ_REQ, MRC_OP_READ_RESP_FIRST, MRC_OP_READ_RESP_MIDDLE,
 	MRC_OP_READ_RESP_LAST, MRC_OP_READ_RESP_ONLY,
+	MRC_OP_SEND_LAST_INV, MRC_OP_SEND_ONLY_INV,
 	MRC_OP_SACK, MRC_OP_NACK, MRC_OP_PROBE, MRC_OP_PORT_STATUS,
 };
 
@@ -192,6 +193,7 @@ static bool op_is(u8 op, u8 a, u8 b, u8 c, u8 d)
  */
 static void sample_hdrs(u8 op, struct mrc_hdrs *h)
 {
+	bool inv = op == MRC_OP_SEND_LAST_INV || op == MRC_OP_SEND_ONLY_INV;
 	bool offset = op <= MRC_OP_SEND_ONLY_IMM || op >= MRC_OP_READ_RESP_FIRST;
 
 	memset(h, 0, sizeof(*h));
@@ -226,7 +228,7 @@ static void sample_hdrs(u8 op, struct mrc_hdrs *h)
 	}
 
 	h->msn = 0xffffffff;
-	h->rq_msn = op >= MRC_OP_READ_RESP_FIRST ? 0 : 0x80000000;
+	h->rq_msn = op >= MRC_OP_READ_RESP_FIRST && !inv ? 0 : 0x80000000;
 	h->rkey = offset ? 0 : 0x55aa55aa;
 	h->dma_len = 100;
 	h->va = offset ? 0 : 0xffffffffffffff00ULL;
@@ -244,13 +246,15 @@ static void sample_hdrs(u8 op, struct mrc_hdrs *h)
 		h->va += 40;
 	} else if (op_is(op, MRC_OP_SEND_LAST, MRC_OP_SEND_LAST_IMM,
 			 MRC_OP_WRITE_LAST, MRC_OP_WRITE_LAST_IMM) ||
-		   op == MRC_OP_READ_RESP_LAST) {
+		   op == MRC_OP_READ_RESP_LAST || op == MRC_OP_SEND_LAST_INV) {
 		h->payload_len = 20;
 		h->va += 80;
 	}
 	if (op_is(op, MRC_OP_SEND_LAST_IMM, MRC_OP_SEND_ONLY_IMM,
 		  MRC_OP_WRITE_LAST_IMM, MRC_OP_WRITE_ONLY_IMM))
 		h->imm = 0x01020304;
+	if (inv)
+		h->inv_rkey = 0xa1b2c3d4;
 }
 
 /* Build a sealed packet for @h in an exact-size test allocation. */
@@ -298,6 +302,7 @@ static void expect_hdrs_eq(struct kunit *test, const struct mrc_hdrs *a,
 	KUNIT_EXPECT_EQ_MSG(test, a->rkey, b->rkey, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, a->dma_len, b->dma_len, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, a->imm, b->imm, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, a->inv_rkey, b->inv_rkey, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, a->hdr_len, b->hdr_len, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, a->payload_len, b->payload_len, "%s", what);
 	if (a->opcode == MRC_OP_SACK) {
@@ -367,7 +372,8 @@ static void hdr_len_follows_opcode_and_tseth(struct kunit *test)
 		{ MRC_OP_WRITE_ONLY_IMM, 44 },	{ MRC_OP_READ_REQ, 40 },
 		{ MRC_OP_READ_RESP_ONLY, 40 },	{ MRC_OP_SACK, 48 },
 		{ MRC_OP_NACK, 32 },		{ MRC_OP_PROBE, 24 },
-		{ MRC_OP_PORT_STATUS, 24 },
+		{ MRC_OP_PORT_STATUS, 24 },	{ MRC_OP_SEND_LAST_INV, 44 },
+		{ MRC_OP_SEND_ONLY_INV, 44 },
 	};
 	static const u8 unknown[] = { 0x00, 0x06, 0xbf, 0xd1, 0xdb, 0xe0,
 				      0xff };
