@@ -246,7 +246,8 @@ unlock:
  * mrc_mr_invalidate() - execute an IB_WR_LOCAL_INV
  * @mdev: the device
  * @pd: the PD of the QP that posted it
- * @key: the key of a fast-registered MR of @pd, in force
+ * @key: the key of a fast-registered MR of @pd, in force or the last one
+ *	it had
  * @gp: set to the RCU grace period after which no lookup that found the
  *	registration can still be copying (a LOCAL_INV's completion waits
  *	for it, requester.c); may be NULL
@@ -274,6 +275,11 @@ int mrc_mr_invalidate(struct mrc_device *mdev, struct ib_pd *pd, u32 key,
 		map->fr_retired = true;
 		if (gp)
 			*gp = map->fr_rcu;
+		err = 0;
+	} else if (!map && mr->ibmr.lkey == key) {
+		/* Invalid already (by SEND_WITH_INV): done, as on rdma_rxe. */
+		if (gp)
+			*gp = start_poll_synchronize_rcu();
 		err = 0;
 	}
 	spin_unlock(&mr->fr_lock);
