@@ -109,17 +109,16 @@ static struct mrc_recv_ctx *mrc_resp_rwqe(struct mrc_qp *qp, u32 rq_msn,
 /*
  * SEND_WITH_INV: the message is complete and in order, so its rkey is
  * invalidated now, as the completion that says so is posted.  Its arrival
- * checked the rkey (mrc_resp_inv_ok()); should a LOCAL_INV of this host
- * have invalidated it since, the completion says IB_WC_REM_INV_REQ_ERR and
- * the QP fails (IB class J), as on rdma_rxe.
+ * checked the rkey (mrc_resp_inv_ok()); should this host have deregistered
+ * or registered the MR again since, the completion says
+ * IB_WC_REM_INV_REQ_ERR and the QP fails (IB class J), as on rdma_rxe.  An
+ * MR invalidated since under the same key is no error (mrc_mr_invalidate()).
  * Packets of this QP cannot be copying into the MR (they run under its
  * lock); the RCU grace period of LOCAL_INV is not waited for.
  */
 static bool mrc_resp_invalidate(struct mrc_qp *qp, const struct mrc_msg *m,
 				struct ib_wc *wc)
 {
-	if (wc->status != IB_WC_SUCCESS)
-		return true;
 	if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, m->inv_rkey, NULL)) {
 		wc->status = IB_WC_REM_INV_REQ_ERR;
 		return false;
@@ -185,13 +184,11 @@ static void mrc_resp_release(struct mrc_qp *qp)
 		m->used = false;
 		r->msn_done++;
 		/*
-		 * The CQ overran: the QP fails, as the IBA asks; or the peer
-		 * asked to invalidate what it may not.
+		 * The CQ overran: the QP fails, as the IBA asks; or this
+		 * host took away what a SEND_WITH_INV named.
 		 */
 		if (err) {
-			mrc_qp_error(qp, err == -EINVAL ?
-					 MRC_QP_ERROR_REMOTE_OP :
-					 MRC_QP_ERROR_LOCAL);
+			mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
 			return;
 		}
 	}

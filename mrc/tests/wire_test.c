@@ -653,6 +653,8 @@ static void data_lengths_must_fit_the_opcode(struct kunit *test)
 	EXPECT_BAD(MRC_OP_READ_REQ, h.payload_len = 1);
 	EXPECT_BAD(MRC_OP_READ_REQ, h.va = ~0ULL - 98);
 	EXPECT_BAD(MRC_OP_WRITE_LAST, h.imm = 1);
+	EXPECT_BAD(MRC_OP_SEND_LAST_IMM, h.inv_rkey = 1);
+	EXPECT_BAD(MRC_OP_SEND_LAST_INV, h.imm = 1);
 	EXPECT_BAD(MRC_OP_WRITE_LAST, h.ts = 1);
 	EXPECT_BAD(MRC_OP_SACK, h.msn = 1);
 	EXPECT_BAD(MRC_OP_PROBE, h.payload_len = 1);
