@@ -699,6 +699,38 @@ out:
 }
 
 /*
+ * A SEND_WITH_INV naming B's MR, which is no fast registration (a user's
+ * never is): A sees an invalid request, B's receive WQE a remote invalid
+ * request error with nothing placed, the rest of B's queue is flushed, and
+ * the MR stays usable.
+ */
+static void c_send_inv(void)
+{
+	struct ibv_send_wr wr, *bad;
+	struct cfg c = cfg_default();
+	struct ibv_sge sge;
+	struct pair p;
+
+	if (pair_make(&p, &c))
+		goto out;
+	post_recv(&p.b, 300, 0, 64, p.b.mr->lkey);
+	post_recv(&p.b, 301, 64, 64, p.b.mr->lkey);
+	send_wr(&wr, &sge, 1, IBV_WR_SEND_WITH_INV, &p.a, 0, 32, NULL, 0);
+	wr.invalidate_rkey = p.b.mr->rkey;
+	expect_eq("posting SEND_WITH_INV", ibv_post_send(p.a.qp, &wr, &bad), 0);
+	expect_wcs("A send queue", p.a.scq, (struct want[]) {
+		{ 1, IBV_WC_REM_INV_REQ_ERR } }, 1);
+	expect_wcs("B receive queue", p.b.rcq, (struct want[]) {
+		{ 300, IBV_WC_REM_INV_REQ_ERR }, { 301, IBV_WC_WR_FLUSH_ERR } }, 2);
+	expect_state("A", p.a.qp, IBV_QPS_ERR);
+	expect_state("B", p.b.qp, IBV_QPS_ERR);
+	expect_eq("bytes placed in B", nonzero(p.b.mem, 128), 0);
+	expect_eq("B's canaries changed", canary_changed(&p.b), 0);
+out:
+	pair_free(&p);
+}
+
+/*
  * READs and WRITEs B's MR does not allow: a wrong rkey, one byte past its
  * end, one byte before its start.  A's WR fails with a remote access error,
  * nothing is read into A or written into B, both QPs end in ERR.
@@ -843,7 +875,7 @@ static void c_bad_opcode(void)
 {
 	static const enum ibv_wr_opcode ops[] = {
 		IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_FETCH_AND_ADD,
-		IBV_WR_LOCAL_INV, IBV_WR_SEND_WITH_INV,
+		IBV_WR_LOCAL_INV,
 	};
 	unsigned int i;
 
@@ -1448,6 +1480,7 @@ static const struct {
 	{ "rnr_retry_exc", c_rnr_retry_exc },
 	{ "retry_exc", c_retry_exc },
 	{ "rem_inv_req", c_rem_inv_req },
+	{ "send_inv", c_send_inv },
 	{ "rem_access", c_rem_access },
 	{ "rem_op", c_rem_op },
 	{ "loc_prot", c_loc_prot },
