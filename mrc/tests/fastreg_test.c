@@ -235,6 +235,23 @@ static void fill_pat(void)
 }
 
 /*
+ * An MR of 4 pages, registered (under a new key, put in @key) over pages
+ * @order (@n of them) with @access; the pattern filled.
+ */
+static struct fr *fr_registered(struct kunit *test, const unsigned int *order,
+				int n, u32 access, u32 *key)
+{
+	struct fr *r = fr_make(test, 4);
+
+	fill_pat();
+	*key = ib_inc_rkey(r->mr->rkey);
+	KUNIT_ASSERT_EQ(test, fr_map(r, order, n), n);
+	KUNIT_ASSERT_EQ(test, fr_reg(r, *key, access, 1), 0);
+	fr_expect_scqe(r, 1, IB_WC_SUCCESS, IB_WC_REG_MR);
+	return r;
+}
+
+/*
  * A registration of pages 2 and 0, from byte FR_SG_OFF of page 2: a WRITE
  * across the boundary lands at the end of page 2 and the start of page 0,
  * and nowhere else; the completion says REG_MR.
@@ -298,13 +315,9 @@ static void fastreg_old_key_refused(struct kunit *test)
  */
 static void fastreg_local_inv_then_refused(struct kunit *test)
 {
-	struct fr *r = fr_make(test, 4);
-	u32 key = ib_inc_rkey(r->mr->rkey);
+	u32 key;
+	struct fr *r = fr_registered(test, order_1, 1, FR_ACCESS, &key);
 
-	fill_pat();
-	KUNIT_ASSERT_EQ(test, fr_map(r, order_1, 1), 1);
-	KUNIT_ASSERT_EQ(test, fr_reg(r, key, FR_ACCESS, 1), 0);
-	fr_expect_scqe(r, 1, IB_WC_SUCCESS, IB_WC_REG_MR);
 	fr_write(r, key, r->mr->iova, pat, 16);
 	fr_expect_sack(r);
 	KUNIT_EXPECT_EQ(test, fr_dirty(r), 16U);
@@ -351,13 +364,9 @@ static void fastreg_reregister_keeps_pages(struct kunit *test)
 /* A WRITE one byte past the registration is refused and writes nothing. */
 static void fastreg_write_past_end_refused(struct kunit *test)
 {
-	struct fr *r = fr_make(test, 4);
-	u32 key = ib_inc_rkey(r->mr->rkey);
+	u32 key;
+	struct fr *r = fr_registered(test, order_1, 1, FR_ACCESS, &key);
 
-	fill_pat();
-	KUNIT_ASSERT_EQ(test, fr_map(r, order_1, 1), 1);
-	KUNIT_ASSERT_EQ(test, fr_reg(r, key, FR_ACCESS, 1), 0);
-	fr_expect_scqe(r, 1, IB_WC_SUCCESS, IB_WC_REG_MR);
 	fr_write(r, key, r->mr->iova + r->mr->length - 15, pat, 16);
 	fr_expect_nack(r, MRC_NACK_ACCESS);
 	KUNIT_EXPECT_EQ(test, fr_dirty(r), 0U);
@@ -367,14 +376,10 @@ static void fastreg_write_past_end_refused(struct kunit *test)
 /* Without remote write in the registration, a WRITE is an access error. */
 static void fastreg_rights_are_the_registrations(struct kunit *test)
 {
-	struct fr *r = fr_make(test, 4);
-	u32 key = ib_inc_rkey(r->mr->rkey);
+	u32 key;
+	struct fr *r = fr_registered(test, order_1, 1, IB_ACCESS_LOCAL_WRITE |
+				     IB_ACCESS_REMOTE_READ, &key);
 
-	fill_pat();
-	KUNIT_ASSERT_EQ(test, fr_map(r, order_1, 1), 1);
-	KUNIT_ASSERT_EQ(test, fr_reg(r, key, IB_ACCESS_LOCAL_WRITE |
-				     IB_ACCESS_REMOTE_READ, 1), 0);
-	fr_expect_scqe(r, 1, IB_WC_SUCCESS, IB_WC_REG_MR);
 	fr_write(r, key, r->mr->iova, pat, 16);
 	fr_expect_nack(r, MRC_NACK_ACCESS);
 	KUNIT_EXPECT_EQ(test, fr_dirty(r), 0U);
@@ -604,14 +609,10 @@ static void fr_send_inv(struct fr *r, u32 rkey, u32 len)
  */
 static void fastreg_send_with_inv_invalidates(struct kunit *test)
 {
-	struct fr *r = fr_make(test, 4);
-	u32 key = ib_inc_rkey(r->mr->rkey);
+	u32 key;
 	struct ib_wc wc = {};
+	struct fr *r = fr_registered(test, order_1, 1, FR_ACCESS, &key);
 
-	fill_pat();
-	KUNIT_ASSERT_EQ(test, fr_map(r, order_1, 1), 1);
-	KUNIT_ASSERT_EQ(test, fr_reg(r, key, FR_ACCESS, 1), 0);
-	fr_expect_scqe(r, 1, IB_WC_SUCCESS, IB_WC_REG_MR);
 	KUNIT_ASSERT_EQ(test, tf_post_recv(r->f, 0x51, 0, 64), 0);
 
 	fr_send_inv(r, key, 32);
