@@ -143,8 +143,12 @@ topo_destroy
 
 # Part 2: two devices of one namespace, back to back.
 ip netns add "$H3" || { echo "# namespace setup failed"; exit $KSFT_FAIL; }
+# The RDMA core resolves the peer's MAC (modify_qp to RTR) by ARP out the
+# source GID's netdev, even to an address of this namespace: b0 asks a0 for
+# 10.0.0.1 from 10.0.0.2, a source a0 takes only with accept_local
+# (Documentation/verbs.md, "Loopback").
 ip netns exec "$H3" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-	net.ipv6.conf.default.accept_dad=0
+	net.ipv6.conf.default.accept_dad=0 net.ipv4.conf.all.accept_local=1
 {
 	echo "link set lo up"
 	for i in 0 1; do
