@@ -123,7 +123,7 @@ static int fr_inv(struct fr *r, u32 key, u64 wr_id)
 	return fr_post(r, &wr);
 }
 
-/* The next send completion, waiting at most 2 s (a grace period). */
+/* The next send completion, waiting at most 10 s (a grace period). */
 static void fr_expect_scqe(struct fr *r, u64 wr_id, enum ib_wc_status status,
 			   enum ib_wc_opcode opcode)
 {
@@ -131,7 +131,7 @@ static void fr_expect_scqe(struct fr *r, u64 wr_id, enum ib_wc_status status,
 	struct ib_wc wc = {};
 	int i, n = 0;
 
-	for (i = 0; i < 400 && !n; i++) {
+	for (i = 0; i < 2000 && !n; i++) {
 		n = tf_poll(r->f, r->f->scq, &wc, 1);
 		if (!n)
 			usleep_range(5000, 6000);
