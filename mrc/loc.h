@@ -226,6 +226,7 @@ struct sk_buff *mrc_net_ctl(const struct mrc_hdrs *h);
 void mrc_net_send(struct mrc_device *mdev, const struct mrc_av *av,
 		  struct dst_cache *dc, u32 ev, struct sk_buff_head *list);
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff_head *list);
+struct net_device *mrc_net_owner6(struct net *net, const struct in6_addr *a);
 void mrc_net_warm(struct mrc_device *mdev, const struct mrc_path *paths,
 		  const struct mrc_srv6_dst *srv6);
 

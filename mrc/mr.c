@@ -156,6 +156,8 @@ int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 	struct mrc_mr *mr = to_mmr(ibmr), *map;
 	int n;
 
+	if (!is_power_of_2(ibmr->page_size) || ibmr->page_size < SZ_4K)
+		return -EINVAL;
 	spin_lock_bh(&mr->fr_lock);
 	n = mrc_mr_map_writable(&mr->fr_stage);
 	map = mr->fr_stage;
@@ -164,8 +166,6 @@ int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		return n;
 	map->fr_npages = 0;
 	map->fr_fresh = true;
-	if (!is_power_of_2(ibmr->page_size) || ibmr->page_size < SZ_4K)
-		return -EINVAL;
 	n = ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, mrc_mr_set_page);
 	map->fr_page_shift = ilog2(ibmr->page_size);
 	/* ib_sg_to_pages() starts the first page at the page-aligned iova. */

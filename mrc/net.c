@@ -190,16 +190,35 @@ static struct rtable *mrc_route4(const struct mrc_av *av,
 	return rt;
 }
 
+/**
+ * mrc_net_owner6() - the netdev of @net that owns IPv6 address @a
+ * @net: the namespace
+ * @a: the address
+ *
+ * Context: rcu_read_lock() held, for the netdev returned.
+ * Return: the netdev, or NULL (none, or IPv6 not loaded).
+ */
+struct net_device *mrc_net_owner6(struct net *net, const struct in6_addr *a)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	struct net_device *ndev = ipv6_stub->ipv6_dev_find(net, a, NULL);
+
+	return IS_ERR(ndev) ? NULL : ndev;
+#else
+	return NULL;
+#endif
+}
+
 #if IS_ENABLED(CONFIG_IPV6)
 /* Whether @da is an address of this host, as mrc_route4() asks for IPv4. */
 static bool mrc_net_local6(struct net *net, const struct in6_addr *da)
 {
-	struct net_device *ndev;
+	bool local;
 
 	rcu_read_lock();
-	ndev = ipv6_stub->ipv6_dev_find(net, da, NULL);
+	local = mrc_net_owner6(net, da);
 	rcu_read_unlock();
-	return !IS_ERR_OR_NULL(ndev);
+	return local;
 }
 
 /*

@@ -17,7 +17,6 @@
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
-#include <net/ipv6_stubs.h>
 
 #include "mrc.h"
 
@@ -182,15 +181,8 @@ static struct net_device *mrc_recv_ndev(struct sk_buff *skb)
 		return skb->dev;
 	if (ip_hdr(skb)->version == 4)
 		return __ip_dev_find(net, ip_hdr(skb)->daddr, false);
-#if IS_ENABLED(CONFIG_IPV6)
-	if (ipv6_hdr(skb)->version == 6) {
-		struct net_device *ndev;
-
-		ndev = ipv6_stub->ipv6_dev_find(net, &ipv6_hdr(skb)->daddr,
-						NULL);
-		return IS_ERR(ndev) ? NULL : ndev;
-	}
-#endif
+	if (ipv6_hdr(skb)->version == 6)
+		return mrc_net_owner6(net, &ipv6_hdr(skb)->daddr);
 	return NULL;
 }
 

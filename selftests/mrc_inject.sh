@@ -134,23 +134,37 @@ delta()
 }
 main_before=$before main_after=$after main_out=$out
 
+# replay_from LABEL NETNS BAD_ADDR...: 100 replays of the client's packets on
+# plane 0, sent from NETNS with the sources BAD_ADDR, between two snapshots
+# of the counters (before, after); sets sent and reqs (the requests among them).
+replay_from()
+{
+	local label=$1 ns=$2 bad=() rc a
+
+	shift 2
+	for a; do
+		bad+=(--bad-from "$a")
+	done
+	before=$(snapshot)
+	out=$(ip netns exec "$ns" python3 "$INJECT" --to 10.0.0.1 --from 10.0.0.2 \
+		"${bad[@]}" --qpn "$live_qpn" --iface p0 --count 100 --classes srcreplay \
+		"${seed_arg[@]}" 2>"$MRC_HELD_DIR/inject.err")
+	rc=$?
+	check "$label: mrc-inject exit status" "0" "$rc"
+	[ "$rc" = 0 ] || tail -n 8 "$MRC_HELD_DIR/inject.err" | sed 's/^/# mrc-inject: /'
+	after=$(snapshot)
+	sent=$(jq -r .replayed <<<"$out")
+	reqs=$(jq -r .replayed_requests <<<"$out")
+	echo "# $label: $sent replays, $reqs of them requests"
+	check "$label: 100 replays" "100" "$sent"
+}
+
 # src_check 1 and 0, while the transfer still runs: replays of the client's own
 # packets from strangers' addresses on plane 0. Counted under 1, not under 0;
 # taken under both, the requests among them as duplicates.
 for mode in 1 0; do
 	mrc_param_set src_check $mode
-	before=$(snapshot)
-	out=$(ip netns exec "$H2" python3 "$INJECT" --to 10.0.0.1 --from 10.0.0.2 \
-		--bad-from 10.1.0.2 --bad-from 10.0.0.99 --qpn "$live_qpn" --iface p0 \
-		--count 100 --classes srcreplay "${seed_arg[@]}" 2>"$MRC_HELD_DIR/inject.err")
-	rc=$?
-	check "src_check=$mode: mrc-inject exit status" "0" "$rc"
-	[ "$rc" = 0 ] || tail -n 8 "$MRC_HELD_DIR/inject.err" | sed 's/^/# mrc-inject: /'
-	after=$(snapshot)
-	sent=$(jq -r .replayed <<<"$out")
-	reqs=$(jq -r .replayed_requests <<<"$out")
-	echo "# src_check=$mode: $sent replays, $reqs of them requests"
-	check "src_check=$mode: 100 replays from strangers' addresses" "100" "$sent"
+	replay_from "src_check=$mode" "$H2" 10.1.0.2 10.0.0.99
 	check "src_check=$mode: counted in rx_bad_src_addr" \
 		"$([ $mode = 1 ] && echo "$sent" || echo 0)" "$(delta rx_bad_src_addr)"
 	check "src_check=$mode: taken, the requests as duplicates (rx_duplicates >= $reqs)" \
@@ -163,18 +177,7 @@ done
 # and the live transfer's own duplicates hide it in rx_duplicates.
 mrc_param_set src_check 1
 counters="$counters rx_loopback"
-before=$(snapshot)
-out=$(ip netns exec "$H1" python3 "$INJECT" --to 10.0.0.1 --from 10.0.0.2 \
-	--bad-from 10.0.0.1 --bad-from 10.1.0.1 --qpn "$live_qpn" --iface p0 \
-	--count 100 --classes srcreplay "${seed_arg[@]}" 2>"$MRC_HELD_DIR/inject.err")
-rc=$?
-check "local sender: mrc-inject exit status" "0" "$rc"
-[ "$rc" = 0 ] || tail -n 8 "$MRC_HELD_DIR/inject.err" | sed 's/^/# mrc-inject: /'
-after=$(snapshot)
-sent=$(jq -r .replayed <<<"$out")
-reqs=$(jq -r .replayed_requests <<<"$out")
-echo "# local sender: $sent replays, $reqs of them requests"
-check "local sender: 100 replays from the host's own addresses" "100" "$sent"
+replay_from "local sender" "$H1" 10.0.0.1 10.1.0.1
 check "local sender: all came through the loopback device" "$sent" "$(delta rx_loopback)"
 check "local sender: all counted in rx_bad_src_addr" "$sent" "$(delta rx_bad_src_addr)"
 mrc_param_set src_check 2
@@ -252,9 +255,14 @@ check "nothing lost before mrc (backlog drops, reassembly failures)" "0 0" \
 check "every packet from a stranger's address counted (rx_bad_src_addr)" \
 	"$(j '.expect.rx_bad_src_addr')" "$(delta rx_bad_src_addr)"
 check "every damaged packet counted (rx_bad_icrc)" "$(j '.expect.rx_bad_icrc')" "$(delta rx_bad_icrc)"
+want=$(($(j '.expect.rx_malformed') + $(j '.expect["rx_no_qp|rx_malformed"]')))
+got=$(($(delta rx_malformed) + $(delta rx_no_qp)))
 check "every rule-breaking packet, and every one for no QP, counted (rx_malformed + rx_no_qp)" \
-	"$(($(j '.expect.rx_malformed') + $(j '.expect["rx_no_qp|rx_malformed"]')))" \
-	"$(($(delta rx_malformed) + $(delta rx_no_qp)))"
+	"$want" "$got"
+[ "$want" = "$got" ] || echo "# rx_malformed +$(delta rx_malformed), rx_no_qp" \
+	"+$(delta rx_no_qp), rx_duplicates +$(delta rx_duplicates); sent: wire" \
+	"$(j .expect.rx_malformed), noqp $(j '.expect["rx_no_qp|rx_malformed"]')" \
+	"($(j .noqp_valid) valid), replays $(j .replayed)"
 check "at least as many packets for no QP as were valid (rx_no_qp)" yes \
 	"$([ "$(delta rx_no_qp)" -ge "$(j '.noqp_valid')" ] && echo yes)"
 check "every class fired its share" \

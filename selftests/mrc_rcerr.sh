@@ -24,7 +24,7 @@ mrc_dev_pair 1 || exit $KSFT_FAIL
 
 # The debug kernel moves a few MiB a second beside CI's other guests: messages
 # up to 1 MiB + 1 there, and longer waits for a completion that must come.
-args=(-a "$MRC_DEV1" -A "$MRC_GID1" -b "$MRC_DEV2" -B "$MRC_GID2")
+args=(-a "$MRC_DEV1" -A "$MRC_GID1" -b "$MRC_DEV2" -B "$MRC_GID2" -m "$MRCCTL" -n "$H2")
 if mrc_debug_kernel; then
 	args+=(-s $((2 << 20)) -w 60)
 fi
