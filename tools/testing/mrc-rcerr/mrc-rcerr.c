@@ -1444,8 +1444,9 @@ static void c_kill(void)
 
 	memset(&p, 0, sizeof(p));
 	c.len = 1 * MiB;
-	c.retry_cnt = 2;
-	c.timeout = 10;
+	/* B's limits: see below. */
+	c.retry_cnt = 7;
+	c.timeout = 18;
 	if (pipe(to_child) || pipe(to_parent)) {
 		fail("pipe: %s", strerror(errno));
 		return;
@@ -1469,10 +1470,12 @@ static void c_kill(void)
 	}
 	p.c = c;
 	/*
-	 * No exponential retries: B gives up after retry_cnt + 1 RTOs.  Its
-	 * RTO follows the RTT it measures, and its one SEND's answer queues
-	 * behind the child's WRITEs: on a loaded debug guest, hundreds of
-	 * milliseconds, which the default six doublings make over a minute.
+	 * No exponential retries: B gives up after retry_cnt + 1 = 8 RTOs.
+	 * Its one SEND to the live child waits behind the child's 3 MiB of
+	 * WRITEs, hundreds of milliseconds on a loaded guest: a 268 ms floor
+	 * (timeout 18) lets it take 2 s.  Its RTO then follows the RTT that
+	 * SEND measured, which the default six doublings (134 RTOs) made
+	 * longer than a minute; 8 of them stay well inside the wait.
 	 */
 	if (end_make(&p.b, &dev_b, dev_b.ctx, &c, c.b_psn) ||
 	    qp_set(&p.b, "retry-exp", "0"))
