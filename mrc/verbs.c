@@ -19,7 +19,7 @@
 
 /* Most a packet adds to its payload: IPv6, UDP, mrc headers and ICRC. */
 #define MRC_PKT_OVERHEAD	(sizeof(struct ipv6hdr) + sizeof(struct udphdr) + \
-				 MRC_MAX_HDR_LEN + MRC_ICRC_LEN)
+				 MRC_MAX_DATA_HDR_LEN + MRC_ICRC_LEN)
 
 static const struct rdma_stat_desc mrc_counter_descs[] = {
 	[MRC_CNT_TX_PKTS].name		= "tx_pkts",

@@ -30,6 +30,7 @@
 #define A_DETH		BIT(12)
 #define A_PSTAT		BIT(13)
 #define A_INV		BIT(14)	/* carries an IETH */
+#define A_ATOMIC	BIT(15)	/* an atomic or its answer: dma_len is 8 */
 
 #define A_SEND		(A_VALID | A_METH | A_DATA | A_OFFSET | A_REQ)
 #define A_WRITE		(A_VALID | A_METH | A_DATA | A_REQ)
@@ -56,6 +57,12 @@ static const u16 mrc_op_attr[MRC_OP_COUNT] = {
 	[MRC_OP_READ_RESP_MIDDLE - MRC_OP_BASE]	= A_RRESP,
 	[MRC_OP_READ_RESP_LAST - MRC_OP_BASE]	= A_RRESP | A_LAST,
 	[MRC_OP_READ_RESP_ONLY - MRC_OP_BASE]	= A_RRESP | A_FIRST | A_LAST,
+	[MRC_OP_ATOMIC_ACK - MRC_OP_BASE]	= A_RRESP | A_FIRST | A_LAST |
+						  A_ATOMIC,
+	[MRC_OP_CMP_SWAP - MRC_OP_BASE]		= A_VALID | A_METH | A_REQ |
+						  A_FIRST | A_LAST | A_ATOMIC,
+	[MRC_OP_FETCH_ADD - MRC_OP_BASE]	= A_VALID | A_METH | A_REQ |
+						  A_FIRST | A_LAST | A_ATOMIC,
 	[MRC_OP_SEND_LAST_INV - MRC_OP_BASE]	= A_SEND | A_LAST | A_SE | A_INV,
 	[MRC_OP_SEND_ONLY_INV - MRC_OP_BASE]	= A_SEND | A_FIRST | A_LAST |
 						  A_SE | A_INV,
@@ -87,6 +94,8 @@ static u32 mrc_hdr_len_attr(u16 attr, u8 flags)
 		len += sizeof(struct mrc_immdt);
 	if (attr & A_INV)
 		len += sizeof(struct mrc_ieth);
+	if ((attr & (A_ATOMIC | A_REQ)) == (A_ATOMIC | A_REQ))
+		len += sizeof(struct mrc_atometh);
 	if (attr & A_SACK)
 		len += sizeof(struct mrc_sack);
 	if (attr & A_NACK)
@@ -232,6 +241,13 @@ int mrc_wire_check(const struct mrc_hdrs *h)
 		return -EBADMSG;
 	if (!(attr & A_INV) && h->inv_rkey)
 		return -EBADMSG;
+	if ((!(attr & A_ATOMIC) || !(attr & A_REQ)) &&
+	    (h->swap_add || h->compare))
+		return -EBADMSG;
+	if (h->opcode == MRC_OP_FETCH_ADD && h->compare)
+		return -EBADMSG;
+	if ((attr & A_ATOMIC) && h->dma_len != MRC_ATOMIC_LEN)
+		return -EBADMSG;
 	if (!(attr & A_DATA) && h->payload_len)
 		return -EBADMSG;
 	if (!(attr & A_DETH) && (h->qkey || h->src_qpn))
@@ -328,6 +344,13 @@ int mrc_wire_encode(const struct mrc_hdrs *h, void *buf, size_t size)
 	if (attr & A_INV) {
 		((struct mrc_ieth *)p)->rkey = cpu_to_be32(h->inv_rkey);
 		p += sizeof(struct mrc_ieth);
+	}
+	if ((attr & (A_ATOMIC | A_REQ)) == (A_ATOMIC | A_REQ)) {
+		struct mrc_atometh *a = (struct mrc_atometh *)p;
+
+		a->swap_add = cpu_to_be64(h->swap_add);
+		a->compare = cpu_to_be64(h->compare);
+		p += sizeof(*a);
 	}
 	if (attr & A_SACK) {
 		struct mrc_sack *s = (struct mrc_sack *)p;
@@ -438,6 +461,13 @@ int mrc_wire_decode_hdrs(const void *pkt, size_t len, struct mrc_hdrs *h)
 	if (attr & A_INV) {
 		h->inv_rkey = be32_to_cpu(((const struct mrc_ieth *)p)->rkey);
 		p += sizeof(struct mrc_ieth);
+	}
+	if ((attr & (A_ATOMIC | A_REQ)) == (A_ATOMIC | A_REQ)) {
+		const struct mrc_atometh *a = (const struct mrc_atometh *)p;
+
+		h->swap_add = be64_to_cpu(a->swap_add);
+		h->compare = be64_to_cpu(a->compare);
+		p += sizeof(*a);
 	}
 	if (attr & A_SACK) {
 		const struct mrc_sack *s = (const struct mrc_sack *)p;

@@ -39,7 +39,13 @@ enum mrc_opcode {
 	MRC_OP_READ_RESP_MIDDLE		= 0xce,
 	MRC_OP_READ_RESP_LAST		= 0xcf,
 	MRC_OP_READ_RESP_ONLY		= 0xd0,
-	/* 0xd1-0xd5 reserved (room for IB's atomics) */
+	/* 0xd1 reserved */
+	/* The original value an atomic found, as a one-packet response. */
+	MRC_OP_ATOMIC_ACK		= 0xd2,
+	/* Atomic requests: an ATOMETH follows the RETH (whose len is 8). */
+	MRC_OP_CMP_SWAP			= 0xd3,
+	MRC_OP_FETCH_ADD		= 0xd4,
+	/* 0xd5 reserved */
 	/* SEND_WITH_INV's last packet: an IETH names the rkey to invalidate */
 	MRC_OP_SEND_LAST_INV		= 0xd6,
 	MRC_OP_SEND_ONLY_INV		= 0xd7,
@@ -109,6 +115,18 @@ struct mrc_immdt {
 struct mrc_ieth {
 	__be32	rkey;
 } __packed;
+
+/*
+ * Atomic operands: CMP_SWAP and FETCH_ADD only.  CMP_SWAP writes swap_add
+ * where the 8 bytes equal compare; FETCH_ADD adds swap_add, compare is 0.
+ */
+struct mrc_atometh {
+	__be64	swap_add;
+	__be64	compare;
+} __packed;
+
+/* The size and alignment of every atomic operand and result. */
+#define MRC_ATOMIC_LEN		8
 
 /* SACK flags, bits 31..24 of mrc_sack.cum_psn; bits 7..6 reserved. */
 #define MRC_SACK_F_M_MASK	0x03	/* multipath verdict on the carrier EV */
@@ -203,6 +221,7 @@ static_assert(sizeof(struct mrc_meth) == 8);
 static_assert(sizeof(struct mrc_tseth) == 8);
 static_assert(sizeof(struct mrc_reth) == 16);
 static_assert(sizeof(struct mrc_immdt) == 4);
+static_assert(sizeof(struct mrc_atometh) == 16);
 static_assert(sizeof(struct mrc_sack) == 32);
 static_assert(sizeof(struct mrc_nack) == 16);
 static_assert(sizeof(struct mrc_probe) == 8);
@@ -211,8 +230,10 @@ static_assert(sizeof(struct mrc_deth) == 8);
 
 /* Invariant CRC (CRC32C) trailer after the payload of every packet. */
 #define MRC_ICRC_LEN		4
-/* BTH + METH + TSETH + RETH + IMMDT; control headers are shorter. */
-#define MRC_MAX_HDR_LEN		52
+/* BTH + METH + TSETH + RETH + ATOMETH; the others are shorter. */
+#define MRC_MAX_HDR_LEN		64
+/* BTH + METH + TSETH + RETH + IMMDT: the most a packet with payload has. */
+#define MRC_MAX_DATA_HDR_LEN	52
 /* Largest MRC packet a UDP datagram can hold. */
 #define MRC_MAX_PKT_LEN		(65535 - 8)
 /* Largest message, as in InfiniBand. */
@@ -235,6 +256,8 @@ struct mrc_hdrs {
 	u32	dma_len;
 	u32	imm;		/* IMMDT */
 	u32	inv_rkey;	/* IETH */
+	u64	swap_add;	/* ATOMETH */
+	u64	compare;
 	u32	qkey;		/* DETH */
 	u32	src_qpn;
 	union {

@@ -55,7 +55,12 @@ static u32 rnd_below(struct rnd_state *rnd, u32 n)
 	}
 }
 
-/* Requests first (the responder's), then responses and the rest. */
+/*
+ * Requests first (FUZZ_REQ_OPS of them, for the responder), then responses
+ * and the rest; the last ones (SEND_WITH_INV's, atomics) are decoded only:
+ * their responder paths have KUnit suites of their own (mrc-fastreg,
+ * mrc-atomic).
+ */
 static const u8 known_ops[] = {
 	MRC_OP_SEND_FIRST, MRC_OP_SEND_MIDDLE, MRC_OP_SEND_LAST,
 	MRC_OP_SEND_LAST_IMM, MRC_OP_SEND_ONLY, MRC_OP_SEND_ONLY_IMM,
@@ -64,6 +69,8 @@ static const u8 known_ops[] = {
 	MRC_OP_READ_REQ, MRC_OP_READ_RESP_FIRST, MRC_OP_READ_RESP_MIDDLE,
 	MRC_OP_READ_RESP_LAST, MRC_OP_READ_RESP_ONLY, MRC_OP_UD_SEND_ONLY,
 	MRC_OP_SACK, MRC_OP_NACK, MRC_OP_PROBE, MRC_OP_PORT_STATUS,
+	MRC_OP_SEND_LAST_INV, MRC_OP_SEND_ONLY_INV, MRC_OP_ATOMIC_ACK,
+	MRC_OP_CMP_SWAP, MRC_OP_FETCH_ADD,
 };
 
 #define FUZZ_REQ_OPS	(MRC_OP_READ_REQ - MRC_OP_SEND_FIRST + 1)
@@ -150,7 +157,28 @@ static void fuzz_valid_hdrs(struct rnd_state *rnd, struct mrc_hdrs *h)
 		if (rnd32(rnd) % 2)
 			h->flags |= MRC_BTH_F_SE;
 	}
-	if (op == MRC_OP_READ_REQ) {
+	if (op == MRC_OP_SEND_LAST_INV || op == MRC_OP_SEND_ONLY_INV) {
+		h->msn = rnd32(rnd);
+		h->rq_msn = rnd32(rnd);
+		h->inv_rkey = rnd32(rnd);
+		h->payload_len = pay;
+		h->va = op == MRC_OP_SEND_ONLY_INV ? 0 : more;
+		h->dma_len = h->va + pay;
+	} else if (op == MRC_OP_CMP_SWAP || op == MRC_OP_FETCH_ADD) {
+		h->msn = rnd32(rnd);
+		h->rq_msn = rnd32(rnd);
+		h->flags = rnd32(rnd) & (MRC_BTH_F_RTX | MRC_BTH_F_ACK_REQ);
+		h->rkey = rnd32(rnd);
+		h->va = (((u64)rnd32(rnd) << 31) | rnd32(rnd)) & ~7ULL;
+		h->dma_len = MRC_ATOMIC_LEN;
+		h->swap_add = ((u64)rnd32(rnd) << 32) | rnd32(rnd);
+		if (op == MRC_OP_CMP_SWAP)
+			h->compare = ((u64)rnd32(rnd) << 32) | rnd32(rnd);
+	} else if (op == MRC_OP_ATOMIC_ACK) {
+		h->msn = rnd32(rnd);
+		h->dma_len = MRC_ATOMIC_LEN;
+		h->payload_len = MRC_ATOMIC_LEN;
+	} else if (op == MRC_OP_READ_REQ) {
 		h->rkey = rnd32(rnd);
 		h->dma_len = rnd_below(rnd, BIT(31));
 		h->va = ((u64)rnd32(rnd) << 31) | rnd32(rnd);

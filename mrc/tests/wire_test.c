@@ -179,6 +179,7 @@ static const u8 all_opcodes[] = {
 	MRC_OP_READ_REQ, MRC_OP_READ_RESP_FIRST, MRC_OP_READ_RESP_MIDDLE,
 	MRC_OP_READ_RESP_LAST, MRC_OP_READ_RESP_ONLY,
 	MRC_OP_SEND_LAST_INV, MRC_OP_SEND_ONLY_INV,
+	MRC_OP_ATOMIC_ACK, MRC_OP_CMP_SWAP, MRC_OP_FETCH_ADD,
 	MRC_OP_SACK, MRC_OP_NACK, MRC_OP_PROBE, MRC_OP_PORT_STATUS,
 };
 
@@ -224,6 +225,22 @@ static void sample_hdrs(u8 op, struct mrc_hdrs *h)
 	case MRC_OP_PORT_STATUS:
 		h->pstat.seq = ~0U;
 		h->pstat.down = ~0U;
+		return;
+	case MRC_OP_ATOMIC_ACK:
+		h->msn = 0xffffffff;
+		h->dma_len = MRC_ATOMIC_LEN;
+		h->payload_len = MRC_ATOMIC_LEN;
+		return;
+	case MRC_OP_CMP_SWAP:
+	case MRC_OP_FETCH_ADD:
+		h->msn = 0xffffffff;
+		h->rq_msn = 0x80000000;
+		h->rkey = 0x55aa55aa;
+		h->va = 0xffffffffffffff00ULL;
+		h->dma_len = MRC_ATOMIC_LEN;
+		h->swap_add = 0x8000000000000001ULL;
+		if (op == MRC_OP_CMP_SWAP)
+			h->compare = 0xfedcba9876543210ULL;
 		return;
 	}
 
@@ -303,6 +320,8 @@ static void expect_hdrs_eq(struct kunit *test, const struct mrc_hdrs *a,
 	KUNIT_EXPECT_EQ_MSG(test, a->dma_len, b->dma_len, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, a->imm, b->imm, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, a->inv_rkey, b->inv_rkey, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, a->swap_add, b->swap_add, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, a->compare, b->compare, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, a->hdr_len, b->hdr_len, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, a->payload_len, b->payload_len, "%s", what);
 	if (a->opcode == MRC_OP_SACK) {
@@ -373,7 +392,8 @@ static void hdr_len_follows_opcode_and_tseth(struct kunit *test)
 		{ MRC_OP_READ_RESP_ONLY, 40 },	{ MRC_OP_SACK, 48 },
 		{ MRC_OP_NACK, 32 },		{ MRC_OP_PROBE, 24 },
 		{ MRC_OP_PORT_STATUS, 24 },	{ MRC_OP_SEND_LAST_INV, 44 },
-		{ MRC_OP_SEND_ONLY_INV, 44 },
+		{ MRC_OP_SEND_ONLY_INV, 44 },	{ MRC_OP_ATOMIC_ACK, 40 },
+		{ MRC_OP_CMP_SWAP, 56 },	{ MRC_OP_FETCH_ADD, 56 },
 	};
 	static const u8 unknown[] = { 0x00, 0x06, 0xbf, 0xd1, 0xdb, 0xe0,
 				      0xff };
@@ -389,7 +409,7 @@ static void hdr_len_follows_opcode_and_tseth(struct kunit *test)
 				    want[i].len + (data ? 8 : 0),
 				    "op %#x", want[i].op);
 	}
-	KUNIT_EXPECT_EQ(test, mrc_wire_hdr_len(MRC_OP_WRITE_ONLY_IMM,
+	KUNIT_EXPECT_EQ(test, mrc_wire_hdr_len(MRC_OP_CMP_SWAP,
 					       MRC_BTH_F_TSETH),
 			MRC_MAX_HDR_LEN);
 	for (i = 0; i < ARRAY_SIZE(unknown); i++)
@@ -778,6 +798,35 @@ static void nack_reasons_and_info(struct kunit *test)
 			-EPROTO);
 }
 
+/*
+ * Atomics and their answer carry 8 bytes exactly; FETCH_ADD compares
+ * nothing; no other opcode carries atomic operands.
+ */
+static void atomic_rules(struct kunit *test)
+{
+	struct mrc_hdrs h;
+
+	sample_hdrs(MRC_OP_CMP_SWAP, &h);
+	h.dma_len = 16;
+	KUNIT_EXPECT_EQ(test, mrc_wire_check(&h), -EBADMSG);
+	sample_hdrs(MRC_OP_FETCH_ADD, &h);
+	h.compare = 1;
+	KUNIT_EXPECT_EQ(test, mrc_wire_check(&h), -EBADMSG);
+	sample_hdrs(MRC_OP_ATOMIC_ACK, &h);
+	h.dma_len = 4;
+	h.payload_len = 4;
+	KUNIT_EXPECT_EQ(test, mrc_wire_check(&h), -EBADMSG);
+	sample_hdrs(MRC_OP_ATOMIC_ACK, &h);
+	h.swap_add = 1;
+	KUNIT_EXPECT_EQ(test, mrc_wire_check(&h), -EBADMSG);
+	sample_hdrs(MRC_OP_READ_REQ, &h);
+	h.compare = 1;
+	KUNIT_EXPECT_EQ(test, mrc_wire_check(&h), -EBADMSG);
+	sample_hdrs(MRC_OP_CMP_SWAP, &h);
+	h.payload_len = 8;
+	KUNIT_EXPECT_EQ(test, mrc_wire_check(&h), -EBADMSG);
+}
+
 static void encode_refuses_short_buffer_and_bad_input(struct kunit *test)
 {
 	struct mrc_hdrs h;
@@ -846,6 +895,7 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(icrc_catches_every_single_bit_flip),
 	KUNIT_CASE(unknown_version_or_opcode_is_eproto),
 	KUNIT_CASE(reserved_bits_rejected),
+	KUNIT_CASE(atomic_rules),
 	KUNIT_CASE(flags_outside_their_opcodes_rejected),
 	KUNIT_CASE(data_lengths_must_fit_the_opcode),
 	KUNIT_CASE(sack_rules),
