@@ -10,6 +10,7 @@
 
 #include <linux/ktime.h>
 #include <linux/timer.h>
+#include <asm/unaligned.h>
 
 #include "mrc.h"
 
@@ -225,6 +226,10 @@ static enum ib_wc_opcode mrc_comp_wc_opcode(u32 wr_op)
 		return IB_WC_SEND;
 	case IB_WR_RDMA_READ:
 		return IB_WC_RDMA_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return IB_WC_COMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_WC_FETCH_ADD;
 	case IB_WR_REG_MR:
 		return IB_WC_REG_MR;
 	case IB_WR_LOCAL_INV:
@@ -648,7 +653,7 @@ void mrc_comp_nack_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_comp_nack_rcv);
 
 /**
- * mrc_comp_read_resp_rcv() - place one READ response packet
+ * mrc_comp_read_resp_rcv() - place one READ response packet, or an atomic's
  * @qp: the QP, locked
  * @h: its headers
  * @payload: its payload, h->payload_len bytes
@@ -663,6 +668,8 @@ void mrc_comp_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	struct mrc_device *mdev = qp->mdev;
 	struct mrc_tx_slot *slot;
 	struct mrc_send_ctx *ctx;
+	bool atomic, ack;
+	u64 orig;
 
 	if (!mrc_comp_requester_active(qp))
 		return;
@@ -675,12 +682,21 @@ void mrc_comp_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		mrc_count(mdev, qp->av.plane, MRC_CNT_DUPLICATES, 1);
 		return;
 	}
+	/* An atomic's answer is an ATOMIC_ACK, a READ's never. */
+	atomic = slot->flags & MRC_SLOT_ATOMIC;
+	ack = h->opcode == MRC_OP_ATOMIC_ACK;
 	if (!(slot->flags & MRC_SLOT_READ) || h->msn != slot->msn ||
-	    h->payload_len != slot->len) {
+	    h->payload_len != slot->len || atomic != ack) {
 		mrc_count(mdev, qp->av.plane, MRC_CNT_RX_MALFORMED, 1);
 		return;
 	}
 	ctx = mrc_sctx(qp, slot->wqe_idx);
+	if (atomic) {
+		/* The wire's big-endian original, as the 8 bytes held it. */
+		orig = get_unaligned_be64(payload);
+		payload = &orig;
+		qp->req.atomics_out--;
+	}
 	if (mrc_sge_copy(mdev, qp->ibqp.pd, (const struct rxe_sge *)ctx->data,
 			 ctx->num_sge, slot->offset, (void *)payload,
 			 slot->len, MRC_TO_MR)) {
@@ -696,6 +712,7 @@ void mrc_comp_read_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	mrc_comp_advance(qp);
 	mrc_req_run(qp, out);
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_comp_read_resp_rcv);
 
 /*
  * A READ PSN at psn_una whose chunk has had responses: its request got

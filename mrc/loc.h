@@ -185,6 +185,9 @@ int mrc_mr_check(const struct mrc_mr *mr, const struct ib_pd *pd, u64 iova,
 		 u64 len, u32 access);
 void mrc_mr_copy(const struct mrc_mr *mr, u64 iova, void *buf, u32 len,
 		 enum mrc_copy_dir dir);
+bool mrc_mr_atomic_aligned(const struct mrc_mr *mr, u64 iova);
+int mrc_mr_atomic(const struct mrc_mr *mr, u64 iova, bool cas, u64 swap_add,
+		  u64 compare, u64 *orig);
 int mrc_sge_copy(struct mrc_device *mdev, const struct ib_pd *pd,
 		 const struct rxe_sge *sge, u32 num_sge, u64 offset,
 		 void *buf, u32 len, enum mrc_copy_dir dir);

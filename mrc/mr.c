@@ -548,6 +548,87 @@ void mrc_mr_copy(const struct mrc_mr *mr, u64 iova, void *buf, u32 len,
 	}
 }
 
+/* One atomic on the 8 bytes at kernel address @p. */
+static int mrc_mr_atomic_at(void *p, bool cas, u64 swap_add, u64 compare,
+			    u64 *orig)
+{
+	atomic64_t *a = p;
+
+	/*
+	 * The iova was aligned, the kernel alias of its page need not be (a
+	 * registration whose iova and buffer differ in their low bits).
+	 */
+	if (!IS_ALIGNED((uintptr_t)p, MRC_ATOMIC_LEN))
+		return -EINVAL;
+	if (cas)
+		*orig = atomic64_cmpxchg(a, compare, swap_add);
+	else
+		*orig = atomic64_fetch_add(swap_add, a);
+	return 0;
+}
+
+/**
+ * mrc_mr_atomic_aligned() - are the 8 bytes at @iova aligned in memory?
+ * @mr: the region
+ * @iova: an 8-byte aligned address in it
+ *
+ * The iova's alignment is the peer's to get right; the memory's may differ
+ * from it when the region's iova and buffer differ in their low bits
+ * (ibv_reg_mr_iova(), or a fast registration's iova).  Every page of a
+ * region starts aligned, so the offset in the region tells.
+ */
+bool mrc_mr_atomic_aligned(const struct mrc_mr *mr, u64 iova)
+{
+	if (mr->type == MRC_MR_DMA)
+		return IS_ALIGNED(iova, MRC_ATOMIC_LEN);
+	return IS_ALIGNED(iova - mr->iova + mr->page_off, MRC_ATOMIC_LEN);
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_mr_atomic_aligned);
+
+/**
+ * mrc_mr_atomic() - compare-and-swap or fetch-and-add in a region
+ * @mr: the region
+ * @iova: the 8 bytes, 8-byte aligned; mrc_mr_check() accepted them
+ * @cas: compare-and-swap, else fetch-and-add
+ * @swap_add: the value swapped in, or added
+ * @compare: compare-and-swap: swap only if the bytes hold this
+ * @orig: what the bytes held before
+ *
+ * The operation is one atomic instruction on the memory: atomic with
+ * respect to every other QP's atomics, and to the CPU's own.  Does not
+ * sleep.
+ *
+ * Return: 0, or -EINVAL when the bytes are not 8-byte aligned in memory.
+ */
+int mrc_mr_atomic(const struct mrc_mr *mr, u64 iova, bool cas, u64 swap_add,
+		  u64 compare, u64 *orig)
+{
+	struct page *page;
+	u64 off;
+	void *va;
+	int err;
+
+	if (mr->type == MRC_MR_DMA)
+		return mrc_mr_atomic_at((void *)(uintptr_t)iova, cas, swap_add,
+					compare, orig);
+	if (mr->type == MRC_MR_FAST_MAP) {
+		off = iova - mr->iova + mr->page_off;
+		va = (void *)(uintptr_t)mr->fr_va[off >> mr->fr_page_shift];
+		va += off & (BIT_ULL(mr->fr_page_shift) - 1);
+		return mrc_mr_atomic_at(va, cas, swap_add, compare, orig);
+	}
+	off = iova - mr->iova + mr->page_off;
+	page = mr->pages[off >> PAGE_SHIFT];
+	va = kmap_local_page(page);
+	err = mrc_mr_atomic_at(va + (off & ~PAGE_MASK), cas, swap_add, compare,
+			       orig);
+	if (!err)
+		flush_dcache_page(page);
+	kunmap_local(va);
+	return err;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_mr_atomic);
+
 /**
  * mrc_sge_copy() - copy to or from the buffer a list of SGEs describes
  * @mdev: the device

@@ -300,6 +300,7 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->req.timeouts = 0;
 	qp->req.rnr_retries = 0;
 	qp->req.rnr_pending = false;
+	qp->req.atomics_out = 0;
 	qp->req.srtt_us = 0;
 	qp->req.rttvar_us = 0;
 	/* A new connection: the old one's echoes are not of this one. */
@@ -777,15 +778,27 @@ static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr)
 		wqe->wr.wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
 		wqe->wr.wr.rdma.rkey = rdma_wr(wr)->rkey;
 	}
+	if (mrc_wr_atomic(wr->opcode)) {
+		wqe->wr.wr.atomic.remote_addr = atomic_wr(wr)->remote_addr;
+		wqe->wr.wr.atomic.compare_add = atomic_wr(wr)->compare_add;
+		wqe->wr.wr.atomic.swap = atomic_wr(wr)->swap;
+		wqe->wr.wr.atomic.rkey = atomic_wr(wr)->rkey;
+	}
 	for (i = 0; i < wr->num_sge; i++)
 		length += wr->sg_list[i].length;
 	if (length > MRC_MAX_MSG_LEN)
+		return -EINVAL;
+	/* As rdma_rxe: the result needs 8 bytes, the target alignment. */
+	if (mrc_wr_atomic(wr->opcode) &&
+	    (length < MRC_ATOMIC_LEN ||
+	     !IS_ALIGNED(atomic_wr(wr)->remote_addr, MRC_ATOMIC_LEN)))
 		return -EINVAL;
 
 	if (wr->send_flags & IB_SEND_INLINE) {
 		u8 *p = wqe->dma.inline_data;
 
-		if (length > qp->max_inline || wr->opcode == IB_WR_RDMA_READ)
+		if (length > qp->max_inline || wr->opcode == IB_WR_RDMA_READ ||
+		    mrc_wr_atomic(wr->opcode))
 			return -EINVAL;
 		/* Soft RDMA: sge addresses are kernel virtual addresses. */
 		for (i = 0; i < wr->num_sge; i++) {

@@ -80,6 +80,7 @@ static void mrc_recv_qp(struct mrc_qp *qp, unsigned int plane,
 	case MRC_OP_READ_RESP_MIDDLE:
 	case MRC_OP_READ_RESP_LAST:
 	case MRC_OP_READ_RESP_ONLY:
+	case MRC_OP_ATOMIC_ACK:
 		mrc_comp_read_resp_rcv(qp, h, payload, out);
 		break;
 	default:

@@ -54,6 +54,8 @@ static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
 	ctx->inv_rkey = READ_ONCE(w->wr.ex.invalidate_rkey);
 	ctx->remote_addr = READ_ONCE(w->wr.wr.rdma.remote_addr);
 	ctx->rkey = READ_ONCE(w->wr.wr.rdma.rkey);
+	ctx->compare_add = 0;
+	ctx->swap = 0;
 	ctx->status = IB_WC_SUCCESS;
 	ctx->num_sge = 0;
 
@@ -78,10 +80,17 @@ static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
 	}
 	if (!mrc_wr_opcode_ok(ctx->opcode))
 		return -EOPNOTSUPP;
+	if (mrc_wr_atomic(ctx->opcode)) {
+		ctx->remote_addr = READ_ONCE(w->wr.wr.atomic.remote_addr);
+		ctx->rkey = READ_ONCE(w->wr.wr.atomic.rkey);
+		ctx->compare_add = READ_ONCE(w->wr.wr.atomic.compare_add);
+		ctx->swap = READ_ONCE(w->wr.wr.atomic.swap);
+	}
 
 	if (ctx->send_flags & IB_SEND_INLINE) {
 		length = READ_ONCE(w->dma.length);
-		if (length > qp->max_inline || ctx->opcode == IB_WR_RDMA_READ)
+		if (length > qp->max_inline || ctx->opcode == IB_WR_RDMA_READ ||
+		    mrc_wr_atomic(ctx->opcode))
 			return -EINVAL;
 		memcpy(ctx->data, w->dma.inline_data, length);
 	} else {
@@ -94,6 +103,9 @@ static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
 	}
 	if (length > MRC_MAX_MSG_LEN)
 		return -EINVAL;
+	/* An atomic's result lands in the first 8 bytes of its SGEs. */
+	if (mrc_wr_atomic(ctx->opcode) && length < MRC_ATOMIC_LEN)
+		return -EINVAL;
 	/*
 	 * No remote range may wrap the address space (the wire rules refuse
 	 * it, and the encoder would WARN): a WQE's error, found here.
@@ -103,8 +115,14 @@ static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
 	     ctx->opcode == IB_WR_RDMA_READ) &&
 	    ctx->remote_addr > U64_MAX - length)
 		return -EINVAL;
+	/* The peer would refuse it, and fail its QP for our mistake. */
+	if (mrc_wr_atomic(ctx->opcode) &&
+	    !IS_ALIGNED(ctx->remote_addr, MRC_ATOMIC_LEN))
+		return -EINVAL;
 	ctx->length = length;
 	ctx->npkts = max_t(u32, DIV_ROUND_UP(ctx->length, qp->mtu), 1);
+	if (mrc_wr_atomic(ctx->opcode))
+		ctx->npkts = 1;
 	return 0;
 }
 
@@ -123,7 +141,10 @@ static void mrc_req_path(struct mrc_qp *qp, struct mrc_tx_slot *slot, bool rtx)
 		qp->evs->ev[pick].retx++;
 }
 
-/* A READ request for the rest of the chunk that @psn's response is in. */
+/*
+ * A READ request for the rest of the chunk that @psn's response is in, or
+ * an atomic's request (one PSN, its response the original value).
+ */
 static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
 					    bool rtx)
 {
@@ -135,6 +156,13 @@ static struct sk_buff *mrc_req_read_request(struct mrc_qp *qp, u32 psn,
 
 	last = mrc_slot(qp, mrc_psn_add(psn, slot->chunk_left - 1));
 	h.opcode = MRC_OP_READ_REQ;
+	if (slot->flags & MRC_SLOT_ATOMIC) {
+		bool cas = ctx->opcode == IB_WR_ATOMIC_CMP_AND_SWP;
+
+		h.opcode = cas ? MRC_OP_CMP_SWAP : MRC_OP_FETCH_ADD;
+		h.swap_add = cas ? ctx->swap : ctx->compare_add;
+		h.compare = cas ? ctx->compare_add : 0;
+	}
 	h.flags = MRC_BTH_F_TSETH | MRC_BTH_F_ACK_REQ |
 		  (rtx ? MRC_BTH_F_RTX : 0);
 	h.dqpn = qp->attr.dest_qp_num;
@@ -313,6 +341,22 @@ static bool mrc_req_build(struct mrc_qp *qp, struct mrc_send_ctx *ctx,
 		if (used >= span || pipe >= cap)
 			return false;
 		room = min(span - used, cap - pipe);
+		if (mrc_wr_atomic(ctx->opcode)) {
+			/* The peer keeps no more than this many results. */
+			if (req->atomics_out >=
+			    max_t(u8, qp->attr.max_rd_atomic, 1))
+				return false;
+			mrc_req_slot_init(qp, psn, 0, MRC_ATOMIC_LEN, ctx->msn,
+					  MRC_SLOT_READ | MRC_SLOT_READ_FIRST |
+					  MRC_SLOT_ATOMIC, 1);
+			req->psn_next = mrc_psn_add(psn, 1);
+			req->send_off = MRC_ATOMIC_LEN;
+			req->atomics_out++;
+			skb = mrc_req_read_request(qp, psn, false);
+			if (!mrc_req_emit(qp, ctx, skb, out))
+				return false;
+			break;
+		}
 		if (ctx->opcode == IB_WR_RDMA_READ) {
 			u32 done = off / qp->mtu, n, i;
 

@@ -10,6 +10,7 @@
  * inside the receive path's RCU read section (MR lookups).
  */
 
+#include <asm/unaligned.h>
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
@@ -104,94 +105,6 @@ static struct mrc_recv_ctx *mrc_resp_rwqe(struct mrc_qp *qp, u32 rq_msn,
 	if (ahead >= r->rq_claim_end - r->rq_msn_done)
 		r->rq_claim_end = rq_msn + 1;
 	return rctx;
-}
-
-/*
- * SEND_WITH_INV: the message is complete and in order, so its rkey is
- * invalidated now, as the completion that says so is posted.  Its arrival
- * checked the rkey (mrc_resp_inv_ok()); should this host have deregistered
- * or registered the MR again since, the completion says
- * IB_WC_REM_INV_REQ_ERR and the QP fails (IB class J), as on rdma_rxe.  An
- * MR invalidated since under the same key is no error (mrc_mr_invalidate()).
- * Packets of this QP cannot be copying into the MR (they run under its
- * lock); the RCU grace period of LOCAL_INV is not waited for.
- */
-static bool mrc_resp_invalidate(struct mrc_qp *qp, const struct mrc_msg *m,
-				struct ib_wc *wc)
-{
-	if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, m->inv_rkey, NULL)) {
-		wc->status = IB_WC_REM_INV_REQ_ERR;
-		return false;
-	}
-	wc->wc_flags |= IB_WC_WITH_INVALIDATE;
-	wc->ex.invalidate_rkey = m->inv_rkey;
-	return true;
-}
-
-/* Complete every finished message at the head of the MSN order. */
-static void mrc_resp_release(struct mrc_qp *qp)
-{
-	struct mrc_cq *cq = to_mcq(qp->ibqp.recv_cq);
-	struct mrc_resp *r = &qp->resp;
-	int err = 0;
-
-	for (;;) {
-		struct mrc_msg *m = &r->msgs[r->msn_done & (r->window - 1)];
-
-		if (!m->used || m->msn != r->msn_done || m->got < m->len)
-			return;
-		if (m->consumes_rwqe) {
-			struct mrc_recv_ctx *rctx = mrc_rctx(qp, qp->rq.index);
-			struct ib_wc wc = {
-				.status = m->status,
-				.opcode = m->kind == MRC_MSG_SEND ? IB_WC_RECV :
-					  IB_WC_RECV_RDMA_WITH_IMM,
-				.byte_len = m->len,
-				.qp = &qp->ibqp,
-				.src_qp = qp->attr.dest_qp_num,
-				.port_num = qp->av.plane + 1,
-			};
-
-			/* The sender numbered its receive-consuming messages
-			 * out of step with its MSNs: nothing sane to complete.
-			 */
-			/* Taken back by the poster: its error, not the peer's. */
-			if (mrc_resp_rq_taken_back(qp, mrc_resp_rq_posted(qp))) {
-				mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
-				return;
-			}
-			if (m->rq_msn != r->rq_msn_done || !rctx->claimed) {
-				mrc_count(qp->mdev, qp->av.plane,
-					  MRC_CNT_RX_MALFORMED, 1);
-				mrc_qp_error(qp, MRC_QP_ERROR_OTHER);
-				return;
-			}
-			wc.wr_id = rctx->wr_id;
-			if (m->has_imm) {
-				wc.wc_flags = IB_WC_WITH_IMM;
-				wc.ex.imm_data = cpu_to_be32(m->imm);
-			}
-			if (m->has_inv && !mrc_resp_invalidate(qp, m, &wc))
-				err = -EINVAL;
-			if (mrc_cq_post(cq, &wc, m->se))
-				err = -ENOSPC;
-			rctx->claimed = false;
-			mrc_queue_store_consumer(&qp->rq,
-						 mrc_queue_next(&qp->rq,
-								qp->rq.index));
-			r->rq_msn_done++;
-		}
-		m->used = false;
-		r->msn_done++;
-		/*
-		 * The CQ overran: the QP fails, as the IBA asks; or this
-		 * host took away what a SEND_WITH_INV named.
-		 */
-		if (err) {
-			mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
-			return;
-		}
-	}
 }
 
 /**
@@ -366,6 +279,155 @@ static void mrc_resp_fatal_rwqe(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	mrc_resp_fatal(qp, h, reason, out);
 }
 
+/*
+ * SEND_WITH_INV: the message is complete and in order, so its rkey is
+ * invalidated now, as the completion that says so is posted.  Its arrival
+ * checked the rkey (mrc_resp_inv_ok()); should this host have deregistered
+ * or registered the MR again since, the completion says
+ * IB_WC_REM_INV_REQ_ERR and the QP fails (IB class J), as on rdma_rxe.  An
+ * MR invalidated since under the same key is no error (mrc_mr_invalidate()).
+ * Packets of this QP cannot be copying into the MR (they run under its
+ * lock); the RCU grace period of LOCAL_INV is not waited for.
+ */
+static bool mrc_resp_invalidate(struct mrc_qp *qp, const struct mrc_msg *m,
+				struct ib_wc *wc)
+{
+	if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, m->inv_rkey, NULL)) {
+		wc->status = IB_WC_REM_INV_REQ_ERR;
+		return false;
+	}
+	wc->wc_flags |= IB_WC_WITH_INVALIDATE;
+	wc->ex.invalidate_rkey = m->inv_rkey;
+	return true;
+}
+
+/*
+ * The answer to an atomic that ran: the original value, as a one-packet
+ * response on its PSN.  Out of memory, none goes: the requester asks again.
+ */
+static void mrc_resp_atomic_ack(struct mrc_qp *qp, const struct mrc_msg *m,
+				struct sk_buff_head *out)
+{
+	struct mrc_hdrs c = {};
+	struct sk_buff *skb;
+
+	c.opcode = MRC_OP_ATOMIC_ACK;
+	c.dqpn = qp->attr.dest_qp_num;
+	c.psn = m->psn;
+	c.ev = mrc_ev_next(qp);
+	c.msn = m->msn;
+	c.dma_len = MRC_ATOMIC_LEN;
+	c.payload_len = MRC_ATOMIC_LEN;
+	skb = mrc_net_pkt(&c);
+	if (!skb)
+		return;
+	put_unaligned_be64(m->orig, skb_put(skb, MRC_ATOMIC_LEN));
+	mrc_net_seal(skb);
+	__skb_queue_tail(out, skb);
+}
+
+/*
+ * Run atomic @m, its turn come: every request before it is complete.  Its
+ * MR and rights were checked when it arrived; should this host have taken
+ * them away since, the requester hears of an access error and both QPs
+ * fail.
+ * Return: false when the QP failed.
+ */
+static bool mrc_resp_atomic_run(struct mrc_qp *qp, struct mrc_msg *m,
+				struct sk_buff_head *out)
+{
+	struct mrc_hdrs h = {
+		.opcode = m->atomic_op,
+		.psn = m->psn,
+	};
+	struct mrc_mr *mr;
+
+	if (m->executed)
+		return true;
+	mr = mrc_mr_lookup(qp->mdev, m->rkey);
+	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_ATOMIC) || !mr ||
+	    mrc_mr_check(mr, qp->ibqp.pd, m->va, MRC_ATOMIC_LEN,
+			 IB_ACCESS_REMOTE_ATOMIC) ||
+	    mrc_mr_atomic(mr, m->va, m->atomic_op == MRC_OP_CMP_SWAP,
+			  m->swap_add, m->compare, &m->orig)) {
+		mrc_resp_nack(qp, &h, MRC_NACK_ACCESS, 0,
+			      MRC_CNT_NACK_TX_ACCESS, out);
+		mrc_qp_error(qp, MRC_QP_ERROR_OTHER);
+		return false;
+	}
+	m->executed = true;
+	mrc_resp_atomic_ack(qp, m, out);
+	return true;
+}
+
+/* Complete every finished message at the head of the MSN order. */
+static void mrc_resp_release(struct mrc_qp *qp, struct sk_buff_head *out)
+{
+	struct mrc_cq *cq = to_mcq(qp->ibqp.recv_cq);
+	struct mrc_resp *r = &qp->resp;
+	int err = 0;
+
+	for (;;) {
+		struct mrc_msg *m = &r->msgs[r->msn_done & (r->window - 1)];
+
+		if (!m->used || m->msn != r->msn_done || m->got < m->len)
+			return;
+		if (m->kind == MRC_MSG_ATOMIC && !mrc_resp_atomic_run(qp, m, out))
+			return;
+		if (m->consumes_rwqe) {
+			struct mrc_recv_ctx *rctx = mrc_rctx(qp, qp->rq.index);
+			struct ib_wc wc = {
+				.status = m->status,
+				.opcode = m->kind == MRC_MSG_SEND ? IB_WC_RECV :
+					  IB_WC_RECV_RDMA_WITH_IMM,
+				.byte_len = m->len,
+				.qp = &qp->ibqp,
+				.src_qp = qp->attr.dest_qp_num,
+				.port_num = qp->av.plane + 1,
+			};
+
+			/* The sender numbered its receive-consuming messages
+			 * out of step with its MSNs: nothing sane to complete.
+			 */
+			/* Taken back by the poster: its error, not the peer's. */
+			if (mrc_resp_rq_taken_back(qp, mrc_resp_rq_posted(qp))) {
+				mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
+				return;
+			}
+			if (m->rq_msn != r->rq_msn_done || !rctx->claimed) {
+				mrc_count(qp->mdev, qp->av.plane,
+					  MRC_CNT_RX_MALFORMED, 1);
+				mrc_qp_error(qp, MRC_QP_ERROR_OTHER);
+				return;
+			}
+			wc.wr_id = rctx->wr_id;
+			if (m->has_imm) {
+				wc.wc_flags = IB_WC_WITH_IMM;
+				wc.ex.imm_data = cpu_to_be32(m->imm);
+			}
+			if (m->has_inv && !mrc_resp_invalidate(qp, m, &wc))
+				err = -EINVAL;
+			if (mrc_cq_post(cq, &wc, m->se))
+				err = -ENOSPC;
+			rctx->claimed = false;
+			mrc_queue_store_consumer(&qp->rq,
+						 mrc_queue_next(&qp->rq,
+								qp->rq.index));
+			r->rq_msn_done++;
+		}
+		m->used = false;
+		r->msn_done++;
+		/*
+		 * The CQ overran: the QP fails, as the IBA asks; or this
+		 * host took away what a SEND_WITH_INV named.
+		 */
+		if (err) {
+			mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
+			return;
+		}
+	}
+}
+
 static u8 mrc_rresp_opcode(bool first, bool last)
 {
 	if (first && last)
@@ -475,8 +537,46 @@ static bool mrc_resp_read_replay_ok(struct mrc_qp *qp,
 }
 
 /*
+ * May the new atomic @h run here?  Checked on arrival, as a READ is: a
+ * fatal answer at cum_psn, nothing recorded ahead of it.  A QP that gave
+ * its peer no atomic resources (max_dest_rd_atomic 0), or an address not
+ * 8-byte aligned, is an invalid request, as in InfiniBand.
+ */
+static bool mrc_resp_atomic_ok(struct mrc_qp *qp, const struct mrc_hdrs *h,
+			       struct sk_buff_head *out)
+{
+	struct mrc_mr *mr;
+	u8 reason = MRC_NACK_INVALID_REQUEST;
+
+	if (!qp->attr.max_dest_rd_atomic ||
+	    !IS_ALIGNED(h->va, MRC_ATOMIC_LEN))
+		goto refuse;
+	reason = MRC_NACK_ACCESS;
+	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_ATOMIC))
+		goto refuse;
+	mr = mrc_mr_lookup(qp->mdev, h->rkey);
+	if (!mr) {
+		reason = MRC_NACK_RKEY_VIOLATION;
+		goto refuse;
+	}
+	if (mrc_mr_check(mr, qp->ibqp.pd, h->va, MRC_ATOMIC_LEN,
+			 IB_ACCESS_REMOTE_ATOMIC))
+		goto refuse;
+	if (!mrc_mr_atomic_aligned(mr, h->va)) {
+		reason = MRC_NACK_INVALID_REQUEST;
+		goto refuse;
+	}
+	return true;
+
+refuse:
+	mrc_resp_fatal(qp, h, reason, out);
+	return false;
+}
+
+/*
  * A request whose PSN has been seen.  A READ is served again (reading is
  * idempotent), but only a repeat of one served and that still checks out;
+ * an atomic that ran is answered with the result it had, never run again;
  * anything else is dropped, never fatal: an old PSN is easy to forge, and
  * a duplicate must not be able to fail a healthy QP.
  */
@@ -486,6 +586,18 @@ static void mrc_resp_dup(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	struct mrc_mr *mr;
 
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_DUPLICATES, 1);
+	if (h->opcode == MRC_OP_CMP_SWAP || h->opcode == MRC_OP_FETCH_ADD) {
+		/* Its answer comes when it runs, or ran: never run it twice. */
+		const struct mrc_msg *m = &qp->resp.msgs[h->msn &
+							 (qp->resp.window - 1)];
+
+		if (m->kind != MRC_MSG_ATOMIC || m->msn != h->msn ||
+		    m->psn != h->psn || m->atomic_op != h->opcode ||
+		    m->rkey != h->rkey || m->va != h->va)
+			return;
+		if (m->executed)
+			mrc_resp_atomic_ack(qp, m, out);
+	}
 	if (h->opcode == MRC_OP_READ_REQ) {
 		if (!mrc_resp_read_replay_ok(qp, h)) {
 			mrc_count(qp->mdev, qp->av.plane,
@@ -505,6 +617,8 @@ static u8 mrc_msg_kind(u8 opcode)
 {
 	if (opcode == MRC_OP_READ_REQ)
 		return MRC_MSG_READ;
+	if (opcode == MRC_OP_CMP_SWAP || opcode == MRC_OP_FETCH_ADD)
+		return MRC_MSG_ATOMIC;
 	if (opcode >= MRC_OP_WRITE_FIRST && opcode <= MRC_OP_WRITE_ONLY_IMM)
 		return MRC_MSG_WRITE;
 	return MRC_MSG_SEND;
@@ -707,7 +821,7 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		m->status = IB_WC_SUCCESS;
 	} else if (m->msn != h->msn || m->kind != kind ||
 		   m->len != h->dma_len || m->rq_msn != h->rq_msn ||
-		   kind == MRC_MSG_READ) {
+		   kind == MRC_MSG_READ || kind == MRC_MSG_ATOMIC) {
 		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_RX_MALFORMED, 1);
 		return;
 	}
@@ -734,6 +848,21 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		m->rkey = h->rkey;
 		m->va = h->va;
 		mrc_resp_read(qp, h, mr, npkts, out);
+	} else if (kind == MRC_MSG_ATOMIC) {
+		if (!mrc_resp_atomic_ok(qp, h, out)) {
+			m->used = false;
+			return;
+		}
+		/* It runs in MSN order, after every request before it. */
+		mrc_resp_mark(r, psn);
+		m->got = m->len;
+		m->psn = psn;
+		m->rkey = h->rkey;
+		m->va = h->va;
+		m->atomic_op = h->opcode;
+		m->swap_add = h->swap_add;
+		m->compare = h->compare;
+		m->executed = false;
 	} else {
 		if (mrc_resp_place(qp, m, h, payload, out)) {
 			/* Nothing of this packet stays recorded. */
@@ -750,7 +879,7 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	if (psn != cum)
 		mrc_count(qp->mdev, qp->av.plane, MRC_CNT_OOO_PLACED, 1);
 	mrc_resp_slide(r);
-	mrc_resp_release(qp);
+	mrc_resp_release(qp, out);
 	if (qp->state == IB_QPS_ERR)
 		return;
 

@@ -244,6 +244,7 @@ struct mrc_cq {
 #define MRC_SLOT_EV_LOST	BIT(5)	/* resent: later packets on its EV came */
 #define MRC_SLOT_READ_FIRST	BIT(6)	/* first PSN of a READ chunk */
 #define MRC_SLOT_REO_WAIT	BIT(7)	/* far enough, not yet out long enough */
+#define MRC_SLOT_ATOMIC		BIT(8)	/* an atomic: READ-like, one PSN */
 
 struct mrc_tx_slot {
 	u32 wqe_idx;		/* SQ slot of the WQE */
@@ -269,6 +270,8 @@ struct mrc_send_ctx {
 	u32 inv_rkey;		/* IB_WR_SEND_WITH_INV */
 	u64 remote_addr;
 	u32 rkey;
+	u64 compare_add;	/* atomics: CMP_AND_SWP compare, FETCH_AND_ADD add */
+	u64 swap;		/* IB_WR_ATOMIC_CMP_AND_SWP */
 	u32 num_sge;		/* 0 for inline data */
 	u32 first_psn;
 	u32 npkts;		/* PSNs the message uses */
@@ -308,10 +311,18 @@ static inline bool mrc_wr_opcode_ok(u32 opcode)
 	case IB_WR_SEND_WITH_IMM:
 	case IB_WR_SEND_WITH_INV:
 	case IB_WR_RDMA_READ:
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		return true;
 	default:
 		return false;
 	}
+}
+
+static inline bool mrc_wr_atomic(u32 opcode)
+{
+	return opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
 }
 
 static inline bool mrc_wr_is_send(u32 opcode)
@@ -397,6 +408,7 @@ struct mrc_cc {
  * @timeouts: consecutive retransmit timeouts without progress
  * @rnr_retries: RNR waits without progress
  * @rnr_pending: an RNR wait is under way (its NACKs count once)
+ * @atomics_out: atomics sent and not answered, at most max_rd_atomic
  * @ctx: kernel copies of the SQ's WQEs, one per slot
  * @ctx_size: bytes of one @ctx entry
  * @ts_key: random, XORed into every timestamp and probe token the requester
@@ -430,6 +442,7 @@ struct mrc_req {
 	u8 timeouts;
 	u8 rnr_retries;
 	bool rnr_pending;
+	u8 atomics_out;
 	void *ctx;
 	u32 ctx_size;
 	u64 ts_key;
@@ -439,7 +452,8 @@ struct mrc_req {
  * One message the responder is receiving, by msn & (window - 1).  A READ's
  * request stays recorded after it completes, until message msn + window
  * takes the slot: only a request that repeats it (or the rest of it from
- * one of its PSNs) is served again.
+ * one of its PSNs) is served again.  An atomic's result stays the same way:
+ * a repeat of the request gets it again, and the operation runs once.
  */
 struct mrc_msg {
 	u32 msn;
@@ -451,11 +465,16 @@ struct mrc_msg {
 	u8 kind;		/* enum mrc_msg_kind */
 	u8 status;		/* enum ib_wc_status of the completion */
 	bool replayed;		/* READ: served again at @replay_ns */
+	bool executed;		/* ATOMIC: done, @orig is its result */
+	u8 atomic_op;		/* ATOMIC: MRC_OP_CMP_SWAP or MRC_OP_FETCH_ADD */
 	u16 npkts;		/* READ: PSNs from @psn, 0 until served */
-	u32 psn;		/* READ: its first PSN */
-	u32 rkey;		/* READ */
-	u64 va;			/* READ */
+	u32 psn;		/* READ, ATOMIC: its first PSN */
+	u32 rkey;		/* READ, ATOMIC */
+	u64 va;			/* READ, ATOMIC */
 	u64 replay_ns;
+	u64 swap_add;		/* ATOMIC: the operands */
+	u64 compare;
+	u64 orig;		/* ATOMIC: what the 8 bytes held */
 	u32 len;		/* bytes of the whole message */
 	u32 got;		/* bytes placed so far */
 	u32 imm;
@@ -467,6 +486,7 @@ enum mrc_msg_kind {
 	MRC_MSG_WRITE,
 	MRC_MSG_SEND,
 	MRC_MSG_READ,
+	MRC_MSG_ATOMIC,
 };
 
 /* Kernel copy of one receive WQE, claimed when its message first arrives. */
