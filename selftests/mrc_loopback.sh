@@ -6,7 +6,7 @@
 # "Loopback"). Part 1: one mrc device over two planes, server and client QPs
 # on it, over IPv4 and IPv6: every opcode verified end to end, every packet
 # through the loopback device (rx_loopback), both planes carrying the spray,
-# nothing lost, rping over rdma_cm. Part 2: two devices of one namespace, each
+# nothing lost, rping over rdma_cm, atomics from four QPs. Part 2: two devices of one namespace, each
 # over two planes of its own (veth pairs with both ends in the namespace), the
 # server on one, the client on the other: packets for the second device's
 # addresses arrive on lo and reach that device, and only it.
@@ -16,6 +16,8 @@ mrc_require_root
 mrc_require_mrcctl
 mrc_require_xfer
 mrc_require_cmds rping rdma
+MRC_RCERR=${MRC_RCERR:-$MRC_TREE/tools/testing/mrc-rcerr/mrc-rcerr}
+[ -x "$MRC_RCERR" ] || mrc_skip "$MRC_RCERR not built (make tools)"
 H3=mrc-h3-$MRC_SUFFIX
 trap 'mrc_backlog_restore; "$MRCCTL" -n "$H1" dev del "${DEVL:-x}" 2>/dev/null;
 	"$MRCCTL" -n "$H3" dev del "${DEVA:-x}" 2>/dev/null;
@@ -138,6 +140,15 @@ H2=$H1 run_pair cm:7174 rping -s -a 10.0.0.1 -p 7174 -C 10 -S 4096 -- \
 	rping -c -a 10.0.0.1 -p 7174 -C 10 -S 4096 -V
 check "rping -V to this host (rdma_cm): exit status" "0 0" "$srv_rc $cli_rc"
 check "rping -V to this host: no data mismatch" "" "$(grep -i mismatch <<<"$cli_out")"
+
+# Atomics between QPs of the device: four QPs' fetch-and-adds on one counter
+# each run once, compare-and-swap swaps on a match only (mrc-rcerr's case).
+out=$(ip netns exec "$H1" timeout "$MRC_TOOL_TIMEOUT" "$MRC_RCERR" -a "$DEVL" -A "$gid4" \
+	-b "$DEVL" -B "$gid4" atomic 2>&1)
+rc=$?
+check "one device: atomics from four QPs on one counter (mrc-rcerr atomic)" \
+	"0 ok 1 - atomic" "$rc $(grep -E '^(not )?ok ' <<<"$out" | sed 's/ (.*//')"
+[ "$rc" = 0 ] || printf '# %s\n' "$(tail -n 6 <<<"$out" | paste -sd '|')"
 "$MRCCTL" -n "$H1" dev del "$DEVL"
 topo_destroy
 

@@ -8,8 +8,9 @@
 # and local access errors, opcodes mrc does not carry, every transition the verbs
 # forbid, SQD and back, a QP reused after ERR, PSNs across 2^24, messages of 1 byte
 # to 16 MiB, CQ overrun, a full send queue, an MR deregistered under WRs in flight,
-# fork() and a killed process with WRs outstanding. Each case is one check; a tool
-# that dies before its last case fails the count.
+# fork() and a killed process with WRs outstanding; atomics from four QPs on one
+# counter (each runs once) and the atomics the responder refuses. Each case is one
+# check; a tool that dies before its last case fails the count.
 . "$(dirname "$0")/lib.sh"
 
 MRC_RCERR=${MRC_RCERR:-$MRC_TREE/tools/testing/mrc-rcerr/mrc-rcerr}

@@ -4,7 +4,7 @@
 # mrc as an RDMA provider driven by Debian's unmodified rdma-core (librxe, through
 # the rxe user ABI), between two hosts over 1 and over 8 planes: the device in
 # ibv_devices and ibv_devinfo, ibv_rc_pingpong with content checks, perftest
-# (write, write latency, send, read), rping over rdma_cm with verification, mrc-xfer
+# (write, write latency, send, read, atomic fetch-and-add, compare-and-swap latency), rping over rdma_cm with verification, mrc-xfer
 # in every mode with multi-packet messages and digests compared end to end, and the
 # packet counters those transfers must have moved.
 . "$(dirname "$0")/lib.sh"
@@ -13,7 +13,7 @@ mrc_require_root
 mrc_require_mrcctl
 mrc_require_xfer
 mrc_require_cmds ibv_devices ibv_devinfo ibv_rc_pingpong ib_write_bw ib_write_lat \
-	ib_send_bw ib_read_bw rping rdma ss
+	ib_send_bw ib_read_bw ib_atomic_bw ib_atomic_lat rping rdma ss
 trap 'mrc_dev_pair_del; topo_destroy' EXIT
 mrc_unload
 modprobe -q rdma_ucm 2>/dev/null	# rping's rdma_cm; autoloaded anyway on Debian
@@ -98,6 +98,8 @@ for planes in $plane_counts; do
 	perf "$p" ib_write_lat -s 8 -n 200
 	perf "$p" ib_send_bw -s 65536 -n 100
 	perf "$p" ib_read_bw -s 65536 -n 100
+	perf "$p" ib_atomic_bw -s 8 -n 200 -A FETCH_AND_ADD
+	perf "$p" ib_atomic_lat -s 8 -n 200 -A CMP_AND_SWAP
 
 	run_pair cm:7174 rping -s -a 10.0.0.1 -p 7174 -C 20 -S 4096 -- \
 		rping -c -a 10.0.0.1 -p 7174 -C 20 -S 4096 -V

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mrc-rcerr: the error paths of an RC queue pair over mrc, end to end, with
- * the exact work completion status on both sides.
+ * the exact work completion status on both sides, and the semantics of its
+ * atomics (each runs once, from several QPs at once on one counter).
  *
  * One process opens two RDMA devices (in the selftests, mrc devices in two
  * network namespaces: RDMA devices are shared between namespaces) and, for
@@ -40,7 +41,7 @@
 #define ULL(v)		((unsigned long long)(v))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define ACCESS_ALL	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
-			 IBV_ACCESS_REMOTE_READ)
+			 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
 #define CANARY		4096	/* bytes either side of every MR */
 
 struct dev {
@@ -57,6 +58,7 @@ struct cfg {
 	enum ibv_mtu mtu;
 	uint32_t a_psn, b_psn;		/* each side's first send PSN */
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
+	uint8_t max_dest_rd_atomic;
 };
 
 /* One end: its own PD, CQs, QP and MR over buf + CANARY. */
@@ -207,7 +209,7 @@ static struct cfg cfg_default(void)
 		.a_psn = (seq * 7919) & 0xffffff,
 		.b_psn = (seq * 104729) & 0xffffff,
 		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
-		.min_rnr_timer = 1,
+		.min_rnr_timer = 1, .max_dest_rd_atomic = 16,
 	};
 }
 
@@ -360,7 +362,7 @@ static struct ibv_qp_attr rtr_attr(const struct cfg *c, const struct coord *peer
 		.path_mtu = c->mtu,
 		.dest_qp_num = peer->qpn,
 		.rq_psn = peer->psn,
-		.max_dest_rd_atomic = 16,
+		.max_dest_rd_atomic = c->max_dest_rd_atomic,
 		.min_rnr_timer = c->min_rnr_timer,
 	};
 
@@ -875,10 +877,7 @@ next:
 /* Opcodes mrc does not carry fail the QP as a local QP operation error. */
 static void c_bad_opcode(void)
 {
-	static const enum ibv_wr_opcode ops[] = {
-		IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_FETCH_AND_ADD,
-		IBV_WR_LOCAL_INV,
-	};
+	static const enum ibv_wr_opcode ops[] = { IBV_WR_LOCAL_INV };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
@@ -909,6 +908,244 @@ static void c_bad_opcode(void)
 		expect_state("B", p.b.qp, IBV_QPS_RTS);
 		expect_eq("bytes changed in B", nonzero(p.b.mem, 64), 0);
 next:
+		pair_free(&p);
+	}
+}
+
+/* Post one signaled atomic from @e's MR byte @off to @peer's byte @roff. */
+static int post_atomic(struct end *e, uint64_t wr_id, enum ibv_wr_opcode op,
+		       uint64_t off, const struct end *peer, uint64_t roff,
+		       uint32_t rkey, uint64_t compare_add, uint64_t swap)
+{
+	struct ibv_send_wr wr, *bad;
+	struct ibv_sge sge;
+	int err;
+
+	send_wr(&wr, &sge, wr_id, op, e, off, 8, NULL, 0);
+	wr.wr.atomic.remote_addr = (uintptr_t)peer->mem + roff;
+	wr.wr.atomic.rkey = rkey;
+	wr.wr.atomic.compare_add = compare_add;
+	wr.wr.atomic.swap = swap;
+	err = ibv_post_send(e->qp, &wr, &bad);
+	if (err)
+		fail("%s: ibv_post_send atomic %llu: %s", e->d->name,
+		     ULL(wr_id), strerror(err));
+	return err;
+}
+
+#define AT_QPS		4
+#define AT_EACH		256
+
+/*
+ * Atomics from AT_QPS QPs at once on one counter of B: every fetch-and-add
+ * runs exactly once, so the counter ends at the number of them and the
+ * values they fetched are each number below it once; then compare-and-swap
+ * swaps on a match only, and every QP and canary is as it should be.
+ */
+static void c_atomic(void)
+{
+	struct cfg c = cfg_default();
+	struct end xa[AT_QPS], xb[AT_QPS];
+	unsigned int k, n, posted[AT_QPS] = { 0 }, done = 0;
+	uint64_t *counter, *seen = NULL, v;
+	struct ibv_qp_init_attr qia = { 0 };
+	struct coord ca, cb;
+	struct ibv_wc wc[16];
+	struct pair p;
+	int got, i;
+
+	memset(xa, 0, sizeof(xa));
+	memset(xb, 0, sizeof(xb));
+	c.len = 64 * KiB;
+	if (pair_make(&p, &c))
+		goto out;
+	/* More QPs on the same PDs, CQs and MRs: all of them hit one MR. */
+	qia.send_cq = p.a.scq;
+	qia.recv_cq = p.a.rcq;
+	qia.qp_type = IBV_QPT_RC;
+	qia.cap.max_send_wr = c.sq_wr;
+	qia.cap.max_recv_wr = 1;
+	qia.cap.max_send_sge = 1;
+	qia.cap.max_recv_sge = 1;
+	for (k = 0; k < AT_QPS; k++) {
+		xa[k] = p.a;
+		xb[k] = p.b;
+		if (!k)
+			continue;
+		xa[k].qp = ibv_create_qp(p.a.pd, &qia);
+		qia.send_cq = p.b.scq;
+		qia.recv_cq = p.b.rcq;
+		xb[k].qp = ibv_create_qp(p.b.pd, &qia);
+		qia.send_cq = p.a.scq;
+		qia.recv_cq = p.a.rcq;
+		if (!xa[k].qp || !xb[k].qp) {
+			fail("more QPs: %s", strerror(errno));
+			goto out;
+		}
+		ca = coord_of(&xa[k]);
+		cb = coord_of(&xb[k]);
+		if (end_connect(&xa[k], &c, &cb) ||
+		    end_connect(&xb[k], &c, &ca))
+			goto out;
+	}
+	counter = (uint64_t *)p.b.mem;
+	*counter = 0;
+	memset(p.a.mem, 0xff, AT_QPS * AT_EACH * 8);
+	/* Round robin over the QPs, each at most 16 ahead of the average. */
+	while (done < AT_QPS * AT_EACH) {
+		for (k = 0; k < AT_QPS; k++)
+			while (posted[k] < AT_EACH &&
+			       posted[k] < done / AT_QPS + 16) {
+				n = k * AT_EACH + posted[k];
+				if (post_atomic(&xa[k], n,
+						IBV_WR_ATOMIC_FETCH_AND_ADD,
+						n * 8, &p.b, 0, p.b.mr->rkey,
+						1, 0))
+					goto out;
+				posted[k]++;
+			}
+		got = poll_n(p.a.scq, wc, 1, wait_ms);
+		if (got != 1) {
+			fail("fetch-and-add: %u of %u completed", done,
+			     AT_QPS * AT_EACH);
+			goto out;
+		}
+		if (wc[0].status != IBV_WC_SUCCESS ||
+		    wc[0].opcode != IBV_WC_FETCH_ADD) {
+			fail("fetch-and-add %llu: \"%s\", opcode %d",
+			     ULL(wc[0].wr_id), ibv_wc_status_str(wc[0].status),
+			     wc[0].opcode);
+			goto out;
+		}
+		done++;
+	}
+	expect_eq("the counter after every fetch-and-add", *counter,
+		  AT_QPS * AT_EACH);
+	seen = calloc(AT_QPS * AT_EACH, sizeof(*seen));
+	if (!seen) {
+		fail("calloc");
+		goto out;
+	}
+	for (n = 0, i = 0; n < AT_QPS * AT_EACH; n++) {
+		memcpy(&v, p.a.mem + n * 8, 8);
+		if (v >= AT_QPS * AT_EACH || seen[v]++)
+			i++;
+	}
+	expect_eq("values fetched that are not each below the count once",
+		  i, 0);
+
+	/* Compare-and-swap: one that matches swaps, one that does not, not. */
+	if (post_atomic(&xa[1], 1, IBV_WR_ATOMIC_CMP_AND_SWP, 0, &p.b, 0,
+			p.b.mr->rkey, AT_QPS * AT_EACH, 7))
+		goto out;
+	expect_wcs("compare-and-swap that matches", p.a.scq,
+		   (struct want[]) { { 1, IBV_WC_SUCCESS } }, 1);
+	memcpy(&v, p.a.mem, 8);
+	expect_eq("its value fetched", v, AT_QPS * AT_EACH);
+	if (post_atomic(&xa[2], 2, IBV_WR_ATOMIC_CMP_AND_SWP, 8, &p.b, 0,
+			p.b.mr->rkey, AT_QPS * AT_EACH, 9))
+		goto out;
+	expect_wcs("compare-and-swap that does not", p.a.scq,
+		   (struct want[]) { { 2, IBV_WC_SUCCESS } }, 1);
+	memcpy(&v, p.a.mem + 8, 8);
+	expect_eq("its value fetched", v, 7);
+	expect_eq("the counter after both", *counter, 7);
+	for (k = 0; k < AT_QPS; k++) {
+		expect_state("A", xa[k].qp, IBV_QPS_RTS);
+		expect_state("B", xb[k].qp, IBV_QPS_RTS);
+	}
+	expect_eq("B bytes changed past the counter", nonzero(p.b.mem + 8,
+							      c.len - 8), 0);
+	expect_eq("canaries changed", canary_changed(&p.a) +
+		  canary_changed(&p.b), 0);
+out:
+	free(seen);
+	for (k = 1; k < AT_QPS; k++) {
+		if (xa[k].qp && xa[k].qp != p.a.qp)
+			ibv_destroy_qp(xa[k].qp);
+		if (xb[k].qp && xb[k].qp != p.b.qp)
+			ibv_destroy_qp(xb[k].qp);
+	}
+	pair_free(&p);
+}
+
+/*
+ * Atomics the responder refuses, with the IB status at the requester: a bad
+ * rkey, an MR without the remote atomic right, a QP that gave its peer no
+ * atomic resources; and one librxe refuses at posting, an unaligned address.
+ */
+static void c_atomic_errors(void)
+{
+	static const struct {
+		const char *name;
+		int why;	/* 0 rkey, 1 MR right, 2 no resources */
+		enum ibv_wc_status status;
+	} t[] = {
+		{ "wrong rkey", 0, IBV_WC_REM_ACCESS_ERR },
+		{ "MR without remote atomic", 1, IBV_WC_REM_ACCESS_ERR },
+		{ "max_dest_rd_atomic 0", 2, IBV_WC_REM_INV_REQ_ERR },
+	};
+	struct ibv_send_wr wr, *bad;
+	struct ibv_sge sge;
+	unsigned int i;
+	char what[96];
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct cfg c = cfg_default();
+		struct ibv_mr *mr = NULL;
+		struct pair p;
+		uint32_t rkey;
+
+		c.len = 64 * KiB;
+		if (t[i].why == 2)
+			c.max_dest_rd_atomic = 0;
+		if (pair_make(&p, &c))
+			goto next;
+		fill(p.b.mem, c.len, 5);
+		rkey = p.b.mr->rkey ^ (t[i].why == 0 ? 0x80 : 0);
+		if (t[i].why == 1) {
+			mr = ibv_reg_mr(p.b.pd, p.b.mem, c.len,
+					ACCESS_ALL & ~IBV_ACCESS_REMOTE_ATOMIC);
+			if (!mr) {
+				fail("ibv_reg_mr: %s", strerror(errno));
+				goto next;
+			}
+			rkey = mr->rkey;
+		}
+		if (post_atomic(&p.a, 1, IBV_WR_ATOMIC_FETCH_AND_ADD, 0, &p.b,
+				64, rkey, 1, 0))
+			goto next;
+		snprintf(what, sizeof(what), "%s: A send queue", t[i].name);
+		expect_wcs(what, p.a.scq, (struct want[]) {
+			{ 1, t[i].status } }, 1);
+		snprintf(what, sizeof(what), "%s: A", t[i].name);
+		expect_state(what, p.a.qp, IBV_QPS_ERR);
+		snprintf(what, sizeof(what), "%s: B", t[i].name);
+		expect_state(what, p.b.qp, IBV_QPS_ERR);
+		snprintf(what, sizeof(what), "%s: bytes changed in B",
+			 t[i].name);
+		expect_eq(what, differ(p.b.mem, c.len, 5), 0);
+next:
+		if (mr)
+			ibv_dereg_mr(mr);
+		pair_free(&p);
+	}
+
+	{
+		struct cfg c = cfg_default();
+		struct pair p;
+
+		if (pair_make(&p, &c))
+			goto out;
+		send_wr(&wr, &sge, 1, IBV_WR_ATOMIC_CMP_AND_SWP, &p.a, 0, 8,
+			NULL, 0);
+		wr.wr.atomic.remote_addr = (uintptr_t)p.b.mem + 4;
+		wr.wr.atomic.rkey = p.b.mr->rkey;
+		/* librxe returns the errno negated here. */
+		expect_eq("unaligned: refused at posting (EINVAL)",
+			  abs(ibv_post_send(p.a.qp, &wr, &bad)), EINVAL);
+		expect_state("unaligned: A", p.a.qp, IBV_QPS_RTS);
+out:
 		pair_free(&p);
 	}
 }
@@ -1536,6 +1773,8 @@ static const struct {
 	{ "rem_op", c_rem_op },
 	{ "loc_prot", c_loc_prot },
 	{ "bad_opcode", c_bad_opcode },
+	{ "atomic", c_atomic },
+	{ "atomic_errors", c_atomic_errors },
 	{ "transitions", c_transitions },
 	{ "sqd", c_sqd },
 	{ "reuse", c_reuse },
