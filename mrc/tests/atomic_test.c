@@ -295,12 +295,8 @@ static void atomic_forged_repeat_ignored(struct kunit *test)
 static void at_post(struct tf *f, u32 opcode, u64 remote_va, u64 compare_add,
 		    u64 swap, u64 wr_id, u32 off)
 {
-	struct mrc_queue *sq = &f->qp->sq;
-	u32 prod = sq->buf->producer_index & sq->index_mask;
-	struct rxe_send_wqe *w = mrc_queue_elem(sq, prod);
+	struct rxe_send_wqe *w = tf_sq_next(f);
 
-	KUNIT_ASSERT_NE(f->test, mrc_queue_next(sq, prod), sq->index);
-	memset(w, 0, sizeof(*w) + sizeof(w->dma.sge[0]));
 	w->wr.wr_id = wr_id;
 	w->wr.opcode = opcode;
 	w->wr.send_flags = IB_SEND_SIGNALED;
@@ -314,8 +310,18 @@ static void at_post(struct tf *f, u32 opcode, u64 remote_va, u64 compare_add,
 	w->dma.sge[0].addr = TF_MR_IOVA + off;
 	w->dma.sge[0].length = MRC_ATOMIC_LEN;
 	w->dma.sge[0].lkey = TF_MR_KEY;
-	/* The WQE must be complete before the requester can see the index. */
-	smp_store_release(&sq->buf->producer_index, mrc_queue_next(sq, prod));
+	tf_sq_publish(f);
+}
+
+/* A READ response or ATOMIC_ACK into the completer, as the RX path holds it. */
+static void at_resp_rcv(struct tf *f, const struct mrc_hdrs *h,
+			const void *payload)
+{
+	rcu_read_lock();
+	spin_lock_bh(&f->qp->lock);
+	mrc_comp_read_resp_rcv(f->qp, h, payload, &f->out);
+	spin_unlock_bh(&f->qp->lock);
+	rcu_read_unlock();
 }
 
 /* The peer's answer to the request @req, holding @orig. */
@@ -332,11 +338,7 @@ static void at_answer(struct tf *f, const struct mrc_hdrs *req, u64 orig)
 		.payload_len = MRC_ATOMIC_LEN,
 	};
 
-	rcu_read_lock();
-	spin_lock_bh(&f->qp->lock);
-	mrc_comp_read_resp_rcv(f->qp, &a, &pay, &f->out);
-	spin_unlock_bh(&f->qp->lock);
-	rcu_read_unlock();
+	at_resp_rcv(f, &a, &pay);
 }
 
 /*
@@ -419,11 +421,7 @@ static void atomic_answer_must_be_atomic_ack(struct kunit *test)
 		.dma_len = MRC_ATOMIC_LEN,
 		.payload_len = MRC_ATOMIC_LEN,
 	};
-	rcu_read_lock();
-	spin_lock_bh(&f->qp->lock);
-	mrc_comp_read_resp_rcv(f->qp, &a, &pay, &f->out);
-	spin_unlock_bh(&f->qp->lock);
-	rcu_read_unlock();
+	at_resp_rcv(f, &a, &pay);
 	KUNIT_EXPECT_EQ(test, tf_count(f, MRC_CNT_RX_MALFORMED), 1);
 	KUNIT_EXPECT_EQ(test, f->qp->req.atomics_out, 1);
 	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, 8), 0U);

@@ -201,27 +201,6 @@ static size_t fr_dirty(struct fr *r)
 	return n;
 }
 
-/* The next free send WQE of the fixture's QP, zeroed, as librxe fills one. */
-static struct rxe_send_wqe *fr_sq_next(struct tf *f)
-{
-	struct mrc_queue *sq = &f->qp->sq;
-	u32 prod = sq->buf->producer_index & sq->index_mask;
-	struct rxe_send_wqe *w = mrc_queue_elem(sq, prod);
-
-	KUNIT_ASSERT_NE(f->test, mrc_queue_next(sq, prod), sq->index);
-	memset(w, 0, sizeof(*w) + sizeof(w->dma.sge[0]));
-	return w;
-}
-
-static void fr_sq_publish(struct tf *f)
-{
-	struct mrc_queue *sq = &f->qp->sq;
-	u32 prod = sq->buf->producer_index & sq->index_mask;
-
-	/* The WQE must be complete before the requester can see the index. */
-	smp_store_release(&sq->buf->producer_index, mrc_queue_next(sq, prod));
-}
-
 static const unsigned int order_20[] = { 2, 0 };
 static const unsigned int order_1[] = { 1 };
 static u8 pat[64];
@@ -452,7 +431,7 @@ static void fastreg_local_sge_sends_registered_bytes(struct kunit *test)
 	memcpy(fr_byte(r, 2, PAGE_SIZE - 32), pat, 32);
 	memcpy(fr_byte(r, 0, 0), pat + 32, 32);
 
-	w = fr_sq_next(f);
+	w = tf_sq_next(f);
 	w->wr.wr_id = 7;
 	w->wr.opcode = IB_WR_RDMA_WRITE;
 	w->wr.send_flags = IB_SEND_SIGNALED;
@@ -464,7 +443,7 @@ static void fastreg_local_sge_sends_registered_bytes(struct kunit *test)
 	w->dma.sge[0].addr = r->mr->iova + PAGE_SIZE - FR_SG_OFF - 32;
 	w->dma.sge[0].length = 64;
 	w->dma.sge[0].lkey = key;
-	fr_sq_publish(f);
+	tf_sq_publish(f);
 	tf_req_run(f);
 
 	tf_pop_payload(f, &h, got, sizeof(got));
@@ -485,13 +464,13 @@ static void fastreg_user_qp_refused(struct kunit *test)
 	struct ib_wc wc = {};
 
 	f->qp->is_user = true;
-	w = fr_sq_next(f);
+	w = tf_sq_next(f);
 	w->wr.wr_id = 9;
 	w->wr.opcode = IB_WR_REG_MR;
 	w->wr.send_flags = IB_SEND_SIGNALED;
 	/* What a hostile user would write: a kernel address of its choice. */
 	w->wr.wr.reg.reserved = 0xffff888000000000ULL;
-	fr_sq_publish(f);
+	tf_sq_publish(f);
 	tf_req_run(f);
 	f->qp->is_user = false;
 
@@ -680,7 +659,7 @@ static void fastreg_send_with_inv_on_the_wire(struct kunit *test)
 	struct rxe_send_wqe *w;
 	struct mrc_hdrs h;
 
-	w = fr_sq_next(f);
+	w = tf_sq_next(f);
 	w->wr.wr_id = 8;
 	w->wr.opcode = IB_WR_SEND_WITH_INV;
 	w->wr.send_flags = IB_SEND_SIGNALED;
@@ -691,7 +670,7 @@ static void fastreg_send_with_inv_on_the_wire(struct kunit *test)
 	w->dma.sge[0].addr = TF_MR_IOVA;
 	w->dma.sge[0].length = 16;
 	w->dma.sge[0].lkey = TF_MR_KEY;
-	fr_sq_publish(f);
+	tf_sq_publish(f);
 	tf_req_run(f);
 
 	tf_pop(f, &h);

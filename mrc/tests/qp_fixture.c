@@ -341,8 +341,7 @@ int tf_poll(struct tf *f, struct mrc_cq *cq, struct ib_wc *wc, int n)
 	return mrc_poll_cq(&cq->ibcq, n, wc);
 }
 
-void tf_post_write(struct tf *f, u64 remote_va, u32 rkey, u64 wr_id, u32 off,
-		   u32 len)
+struct rxe_send_wqe *tf_sq_next(struct tf *f)
 {
 	struct mrc_queue *sq = &f->qp->sq;
 	u32 prod = sq->buf->producer_index & sq->index_mask;
@@ -350,6 +349,23 @@ void tf_post_write(struct tf *f, u64 remote_va, u32 rkey, u64 wr_id, u32 off,
 
 	KUNIT_ASSERT_NE(f->test, mrc_queue_next(sq, prod), sq->index);
 	memset(w, 0, sizeof(*w) + sizeof(w->dma.sge[0]));
+	return w;
+}
+
+void tf_sq_publish(struct tf *f)
+{
+	struct mrc_queue *sq = &f->qp->sq;
+	u32 prod = sq->buf->producer_index & sq->index_mask;
+
+	/* The WQE must be complete before the requester can see the index. */
+	smp_store_release(&sq->buf->producer_index, mrc_queue_next(sq, prod));
+}
+
+void tf_post_write(struct tf *f, u64 remote_va, u32 rkey, u64 wr_id, u32 off,
+		   u32 len)
+{
+	struct rxe_send_wqe *w = tf_sq_next(f);
+
 	w->wr.wr_id = wr_id;
 	w->wr.opcode = IB_WR_RDMA_WRITE;
 	w->wr.send_flags = IB_SEND_SIGNALED;
@@ -361,6 +377,5 @@ void tf_post_write(struct tf *f, u64 remote_va, u32 rkey, u64 wr_id, u32 off,
 	w->dma.sge[0].addr = TF_MR_IOVA + off;
 	w->dma.sge[0].length = len;
 	w->dma.sge[0].lkey = TF_MR_KEY;
-	/* The WQE must be complete before the requester can see the index. */
-	smp_store_release(&sq->buf->producer_index, mrc_queue_next(sq, prod));
+	tf_sq_publish(f);
 }

@@ -72,6 +72,10 @@ void tf_sack(struct tf *f, u32 psn, u8 flags, u32 cum, u64 bitmap);
 void tf_req_run(struct tf *f);
 
 int tf_post_recv(struct tf *f, u64 wr_id, u64 off, u32 len);
+/* The next free send WQE of the QP, zeroed (and its first SGE), to fill. */
+struct rxe_send_wqe *tf_sq_next(struct tf *f);
+/* Make the WQE tf_sq_next() gave visible to the requester. */
+void tf_sq_publish(struct tf *f);
 /*
  * Post a signaled RDMA WRITE of MR bytes [@off, +@len) to @remote_va + @off
  * under @rkey, into the QP's send queue as librxe would.
