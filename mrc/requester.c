@@ -103,8 +103,14 @@ static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
 	}
 	if (length > MRC_MAX_MSG_LEN)
 		return -EINVAL;
-	/* An atomic's result lands in the first 8 bytes of its SGEs. */
-	if (mrc_wr_atomic(ctx->opcode) && length < MRC_ATOMIC_LEN)
+	/*
+	 * An atomic's result lands in the first 8 bytes of its SGEs; an
+	 * unaligned target the peer would refuse, failing its QP for our
+	 * mistake.
+	 */
+	if (mrc_wr_atomic(ctx->opcode) &&
+	    (length < MRC_ATOMIC_LEN ||
+	     !IS_ALIGNED(ctx->remote_addr, MRC_ATOMIC_LEN)))
 		return -EINVAL;
 	/*
 	 * No remote range may wrap the address space (the wire rules refuse
@@ -115,14 +121,9 @@ static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
 	     ctx->opcode == IB_WR_RDMA_READ) &&
 	    ctx->remote_addr > U64_MAX - length)
 		return -EINVAL;
-	/* The peer would refuse it, and fail its QP for our mistake. */
-	if (mrc_wr_atomic(ctx->opcode) &&
-	    !IS_ALIGNED(ctx->remote_addr, MRC_ATOMIC_LEN))
-		return -EINVAL;
 	ctx->length = length;
-	ctx->npkts = max_t(u32, DIV_ROUND_UP(ctx->length, qp->mtu), 1);
-	if (mrc_wr_atomic(ctx->opcode))
-		ctx->npkts = 1;
+	ctx->npkts = mrc_wr_atomic(ctx->opcode) ? 1 :
+		     max_t(u32, DIV_ROUND_UP(ctx->length, qp->mtu), 1);
 	return 0;
 }
 

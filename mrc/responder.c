@@ -573,6 +573,17 @@ refuse:
 	return false;
 }
 
+static u8 mrc_msg_kind(u8 opcode)
+{
+	if (opcode == MRC_OP_READ_REQ)
+		return MRC_MSG_READ;
+	if (opcode == MRC_OP_CMP_SWAP || opcode == MRC_OP_FETCH_ADD)
+		return MRC_MSG_ATOMIC;
+	if (opcode >= MRC_OP_WRITE_FIRST && opcode <= MRC_OP_WRITE_ONLY_IMM)
+		return MRC_MSG_WRITE;
+	return MRC_MSG_SEND;
+}
+
 /*
  * A request whose PSN has been seen.  A READ is served again (reading is
  * idempotent), but only a repeat of one served and that still checks out;
@@ -586,7 +597,7 @@ static void mrc_resp_dup(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	struct mrc_mr *mr;
 
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_DUPLICATES, 1);
-	if (h->opcode == MRC_OP_CMP_SWAP || h->opcode == MRC_OP_FETCH_ADD) {
+	if (mrc_msg_kind(h->opcode) == MRC_MSG_ATOMIC) {
 		/* Its answer comes when it runs, or ran: never run it twice. */
 		const struct mrc_msg *m = &qp->resp.msgs[h->msn &
 							 (qp->resp.window - 1)];
@@ -611,17 +622,6 @@ static void mrc_resp_dup(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	}
 	/* The sender missed our SACK, or it resent early: tell it now. */
 	mrc_resp_sack(qp, h, MRC_SACK_F_DUP, out);
-}
-
-static u8 mrc_msg_kind(u8 opcode)
-{
-	if (opcode == MRC_OP_READ_REQ)
-		return MRC_MSG_READ;
-	if (opcode == MRC_OP_CMP_SWAP || opcode == MRC_OP_FETCH_ADD)
-		return MRC_MSG_ATOMIC;
-	if (opcode >= MRC_OP_WRITE_FIRST && opcode <= MRC_OP_WRITE_ONLY_IMM)
-		return MRC_MSG_WRITE;
-	return MRC_MSG_SEND;
 }
 
 static bool mrc_op_first(u8 opcode)
