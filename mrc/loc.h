@@ -200,6 +200,17 @@ int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited);
 
+/* srq.c */
+int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		   struct ib_udata *udata);
+int mrc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		   enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int mrc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr);
+int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_ctx *rctx);
+
 /* qp.c */
 int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata);
@@ -212,6 +223,8 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
 int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr);
+int mrc_post_one_recv(struct mrc_queue *rq, u32 max_sge,
+		      const struct ib_recv_wr *wr);
 struct mrc_qp *mrc_qp_lookup(struct mrc_device *mdev, u32 qpn);
 void mrc_qp_error(struct mrc_qp *qp, enum mrc_qp_error why);
 void mrc_qp_flush(struct mrc_qp *qp);

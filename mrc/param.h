@@ -32,6 +32,14 @@
 #define MRC_MAX_FR_PAGES	512
 #define MRC_MAX_PD		0x10000
 #define MRC_MAX_AH		0x10000
+#define MRC_MAX_SRQ		0x10000
+#define MRC_MAX_SRQ_WR		MRC_MAX_QP_WR
+/*
+ * Receive WQEs a QP holds from its SRQ at most: one per receive-consuming
+ * message that arrived before those ahead of it completed.  A message
+ * further ahead waits for its retransmission, as one that finds no WQE.
+ */
+#define MRC_SRQ_CLAIMS		1024
 #define MRC_MAX_RD_ATOM		128		/* outstanding READs per QP */
 /* An echoed timestamp older than this is no RTT sample, nor a probe's answer. */
 #define MRC_ECHO_MAX_NS		(10ULL * NSEC_PER_SEC)

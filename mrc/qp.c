@@ -29,9 +29,12 @@ static int mrc_qp_check_init(const struct ib_qp_init_attr *init)
 {
 	const struct ib_qp_cap *cap = &init->cap;
 
-	if (init->srq || init->create_flags)
+	if (init->create_flags)
 		return -EOPNOTSUPP;
 	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_GSI)
+		return -EOPNOTSUPP;
+	/* The MAD layer's receive path (ud.c) has no SRQ to take from. */
+	if (init->srq && init->qp_type != IB_QPT_RC)
 		return -EOPNOTSUPP;
 	if (!init->send_cq || !init->recv_cq)
 		return -EINVAL;
@@ -86,9 +89,22 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	mrc_ev_destroy(qp);
 }
 
+/*
+ * Kernel copies of receive WQEs: one per RQ slot, or, taken from an SRQ,
+ * one per message ahead of those completed, as many as the SRQ holds.
+ */
+static u32 mrc_qp_rctx_count(const struct mrc_qp *qp)
+{
+	const struct mrc_srq *srq = to_msrq(qp->ibqp.srq);
+
+	if (!srq)
+		return qp->rq.index_mask + 1;
+	return min_t(u32, srq->rq.index_mask + 1, MRC_SRQ_CLAIMS);
+}
+
 static int mrc_qp_alloc_state(struct mrc_qp *qp)
 {
-	u32 nsq = qp->sq.index_mask + 1, nrq = qp->rq.index_mask + 1;
+	u32 nsq = qp->sq.index_mask + 1, nrq = mrc_qp_rctx_count(qp);
 
 	qp->req.ctx_size = ALIGN(sizeof(struct mrc_send_ctx) +
 				 max_t(u32, qp->max_send_sge *
@@ -108,6 +124,7 @@ static int mrc_qp_alloc_state(struct mrc_qp *qp)
 				   8);
 	qp->resp.rctx = kvcalloc(nrq, qp->resp.rctx_size,
 				 GFP_KERNEL_ACCOUNT);
+	qp->resp.rctx_mask = nrq - 1;
 	qp->resp.window = MRC_WINDOW_DEFAULT;
 	qp->resp.msgs = kvcalloc(qp->resp.window, sizeof(*qp->resp.msgs),
 				 GFP_KERNEL_ACCOUNT);
@@ -163,25 +180,32 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->max_send_sge = min_t(u32, qp->max_send_sge, MRC_MAX_SGE);
 	qp->max_inline = min_t(u32, wqe - sizeof(struct rxe_send_wqe),
 			       MRC_MAX_INLINE);
-	qp->max_recv_sge = max_t(u32, init->cap.max_recv_sge, 1);
+	if (init->srq)
+		qp->max_recv_sge = to_msrq(init->srq)->max_sge;
+	else
+		qp->max_recv_sge = max_t(u32, init->cap.max_recv_sge, 1);
 
 	nsq = init->cap.max_send_wr;
 	err = mrc_queue_alloc(&qp->sq, udata, &nsq, wqe);
 	if (err)
 		goto err_free;
-	nrq = init->cap.max_recv_wr;
-	err = mrc_queue_alloc(&qp->rq, udata, &nrq,
-			      sizeof(struct rxe_recv_wqe) +
-			      qp->max_recv_sge * sizeof(struct rxe_sge));
-	if (err)
-		goto err_free;
+	/* With an SRQ, no RQ: librxe maps none when rq_mi is empty. */
+	nrq = 0;
+	if (!init->srq) {
+		nrq = init->cap.max_recv_wr;
+		err = mrc_queue_alloc(&qp->rq, udata, &nrq,
+				      sizeof(struct rxe_recv_wqe) +
+				      qp->max_recv_sge * sizeof(struct rxe_sge));
+		if (err)
+			goto err_free;
+	}
 	err = mrc_qp_alloc_state(qp);
 	if (err)
 		goto err_free;
 
 	if (udata) {
 		err = mrc_queue_mminfo(&qp->sq, udata, &uresp.sq_mi);
-		if (!err)
+		if (!err && !init->srq)
 			err = mrc_queue_mminfo(&qp->rq, udata, &uresp.rq_mi);
 		if (!err)
 			err = ib_copy_to_udata(udata, &uresp, sizeof(uresp));
@@ -192,7 +216,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	init->cap.max_send_wr = nsq;
 	init->cap.max_recv_wr = nrq;
 	init->cap.max_send_sge = qp->max_send_sge;
-	init->cap.max_recv_sge = qp->max_recv_sge;
+	init->cap.max_recv_sge = init->srq ? 0 : qp->max_recv_sge;
 	init->cap.max_inline_data = qp->max_inline;
 
 	/* Published last: from here the receive path can find the QP. */
@@ -284,11 +308,13 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->sq.buf->producer_index = 0;
 	qp->sq.buf->consumer_index = 0;
 	qp->rq.index = 0;
-	qp->rq.buf->producer_index = 0;
-	qp->rq.buf->consumer_index = 0;
+	if (qp->rq.buf) {
+		qp->rq.buf->producer_index = 0;
+		qp->rq.buf->consumer_index = 0;
+	}
 	for (i = 0; i <= qp->sq.index_mask; i++)
 		mrc_sctx(qp, i)->state = MRC_WQE_FREE;
-	for (i = 0; i <= qp->rq.index_mask; i++) {
+	for (i = 0; i <= qp->resp.rctx_mask; i++) {
 		mrc_rctx(qp, i)->claimed = false;
 		mrc_rctx(qp, i)->status = 0;
 	}
@@ -610,11 +636,12 @@ int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->cap.max_send_wr = qp->sq.index_mask;
 	attr->cap.max_recv_wr = qp->rq.index_mask;
 	attr->cap.max_send_sge = qp->max_send_sge;
-	attr->cap.max_recv_sge = qp->max_recv_sge;
+	attr->cap.max_recv_sge = ibqp->srq ? 0 : qp->max_recv_sge;
 	attr->cap.max_inline_data = qp->max_inline;
 
 	memset(init, 0, sizeof(*init));
 	init->qp_type = ibqp->qp_type;
+	init->srq = ibqp->srq;
 	init->send_cq = ibqp->send_cq;
 	init->recv_cq = ibqp->recv_cq;
 	init->cap = attr->cap;
@@ -685,6 +712,18 @@ static void mrc_flush_rq(struct mrc_qp *qp)
 {
 	u32 idx = qp->rq.index, posted, span, i;
 
+	/* From an SRQ: the WQEs this QP took; the rest are the SRQ's. */
+	if (qp->ibqp.srq) {
+		span = qp->resp.rq_claim_end - qp->resp.rq_msn_done;
+		idx = qp->resp.rq_msn_done;
+		for (i = 0; i < span; i++, idx++)
+			if (mrc_rctx(qp, idx)->claimed)
+				mrc_flush_rwqe(qp, idx,
+					       mrc_rctx(qp, idx)->wr_id);
+		qp->resp.rq_claim_end = qp->resp.rq_msn_done;
+		return;
+	}
+
 	posted = mrc_queue_count(&qp->rq, mrc_queue_load_producer(&qp->rq), idx);
 	span = qp->resp.rq_claim_end - qp->resp.rq_msn_done;
 	for (i = 0; i < posted; i++) {
@@ -711,6 +750,19 @@ void mrc_qp_flush(struct mrc_qp *qp)
 	del_timer(&qp->rtx_timer);
 	mrc_flush_sq(qp);
 	mrc_flush_rq(qp);
+	/*
+	 * Its consumer may now take the QP off the SRQ: nothing more comes
+	 * from it (IBA 11.6.3.4 "Last WQE Reached").
+	 */
+	if (qp->ibqp.srq && qp->ibqp.event_handler) {
+		struct ib_event ev = {
+			.device = qp->ibqp.device,
+			.element.qp = &qp->ibqp,
+			.event = IB_EVENT_QP_LAST_WQE_REACHED,
+		};
+
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	}
 }
 
 /**
@@ -861,18 +913,27 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_post_send);
 
-static int mrc_post_one_recv(struct mrc_qp *qp, const struct ib_recv_wr *wr)
+/**
+ * mrc_post_one_recv() - turn an ib_recv_wr into an rxe-layout WQE
+ * @rq: a kernel consumer's RQ or SRQ, its poster's lock held
+ * @max_sge: SGEs of a WQE at most
+ * @wr: the work request
+ *
+ * Return: 0, -ENOMEM when the queue is full, -EINVAL for too many SGEs.
+ */
+int mrc_post_one_recv(struct mrc_queue *rq, u32 max_sge,
+		      const struct ib_recv_wr *wr)
 {
-	u32 prod = qp->rq.buf->producer_index & qp->rq.index_mask;
+	u32 prod = rq->buf->producer_index & rq->index_mask;
 	struct rxe_recv_wqe *wqe;
 	u64 length = 0;
 	int i;
 
-	if (mrc_queue_next(&qp->rq, prod) == qp->rq.index)
+	if (mrc_queue_next(rq, prod) == rq->index)
 		return -ENOMEM;
-	if (wr->num_sge < 0 || wr->num_sge > qp->max_recv_sge)
+	if (wr->num_sge < 0 || wr->num_sge > max_sge)
 		return -EINVAL;
-	wqe = mrc_queue_elem(&qp->rq, prod);
+	wqe = mrc_queue_elem(rq, prod);
 	wqe->wr_id = wr->wr_id;
 	wqe->dma.num_sge = wr->num_sge;
 	for (i = 0; i < wr->num_sge; i++) {
@@ -883,8 +944,7 @@ static int mrc_post_one_recv(struct mrc_qp *qp, const struct ib_recv_wr *wr)
 	}
 	wqe->dma.length = min_t(u64, length, U32_MAX);
 	/* Publish the WQE before the index the receive path reads. */
-	smp_store_release(&qp->rq.buf->producer_index,
-			  mrc_queue_next(&qp->rq, prod));
+	smp_store_release(&rq->buf->producer_index, mrc_queue_next(rq, prod));
 	return 0;
 }
 
@@ -894,13 +954,18 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct mrc_qp *qp = to_mqp(ibqp);
 	int err = 0;
 
+	/* Its receive WQEs go to the SRQ. */
+	if (ibqp->srq) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
 	spin_lock_bh(&qp->lock);
 	if (qp->state == IB_QPS_RESET) {
 		err = -EINVAL;
 		*bad_wr = wr;
 	}
 	for (; wr && !err; wr = wr->next) {
-		err = mrc_post_one_recv(qp, wr);
+		err = mrc_post_one_recv(&qp->rq, qp->max_recv_sge, wr);
 		if (err)
 			*bad_wr = wr;
 	}

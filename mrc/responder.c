@@ -59,6 +59,34 @@ static bool mrc_resp_rq_taken_back(const struct mrc_qp *qp, u32 posted)
 }
 
 /*
+ * The same from an SRQ: the first packet of a message to arrive takes the
+ * WQE at the SRQ's head, and the QP keeps it by rq_msn until the message
+ * completes.  Messages further ahead than the QP has room for wait, as for
+ * a WQE.
+ */
+static struct mrc_recv_ctx *mrc_resp_srq_rwqe(struct mrc_qp *qp, u32 rq_msn,
+					      int *err)
+{
+	struct mrc_resp *r = &qp->resp;
+	u32 ahead = rq_msn - r->rq_msn_done;
+	struct mrc_recv_ctx *rctx;
+
+	if (ahead > r->rctx_mask) {
+		*err = -EAGAIN;
+		return NULL;
+	}
+	rctx = mrc_rctx(qp, rq_msn);
+	if (rctx->claimed)
+		return rctx;
+	*err = mrc_srq_take(to_msrq(qp->ibqp.srq), rctx);
+	if (*err)
+		return NULL;
+	if (ahead >= r->rq_claim_end - r->rq_msn_done)
+		r->rq_claim_end = rq_msn + 1;
+	return rctx;
+}
+
+/*
  * The receive WQE of the @rq_msn-th receive-consuming message, copied out
  * of the queue the first time a packet of that message needs it.  -EAGAIN
  * when the consumer has not posted it yet (RNR), -EINVAL for a WQE no
@@ -74,6 +102,8 @@ static struct mrc_recv_ctx *mrc_resp_rwqe(struct mrc_qp *qp, u32 rq_msn,
 	struct mrc_recv_ctx *rctx;
 	u64 len = 0;
 
+	if (qp->ibqp.srq)
+		return mrc_resp_srq_rwqe(qp, rq_msn, err);
 	/* One read of the producer for both questions. */
 	posted = mrc_resp_rq_posted(qp);
 	if (mrc_resp_rq_taken_back(qp, posted)) {
@@ -375,7 +405,10 @@ static void mrc_resp_release(struct mrc_qp *qp, struct sk_buff_head *out)
 		if (m->kind == MRC_MSG_ATOMIC && !mrc_resp_atomic_run(qp, m, out))
 			return;
 		if (m->consumes_rwqe) {
-			struct mrc_recv_ctx *rctx = mrc_rctx(qp, qp->rq.index);
+			struct mrc_srq *srq = to_msrq(qp->ibqp.srq);
+			struct mrc_recv_ctx *rctx =
+				mrc_rctx(qp, srq ? r->rq_msn_done :
+						   qp->rq.index);
 			struct ib_wc wc = {
 				.status = m->status,
 				.opcode = m->kind == MRC_MSG_SEND ? IB_WC_RECV :
@@ -390,7 +423,8 @@ static void mrc_resp_release(struct mrc_qp *qp, struct sk_buff_head *out)
 			 * out of step with its MSNs: nothing sane to complete.
 			 */
 			/* Taken back by the poster: its error, not the peer's. */
-			if (mrc_resp_rq_taken_back(qp, mrc_resp_rq_posted(qp))) {
+			if (!srq &&
+			    mrc_resp_rq_taken_back(qp, mrc_resp_rq_posted(qp))) {
 				mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
 				return;
 			}
@@ -410,9 +444,10 @@ static void mrc_resp_release(struct mrc_qp *qp, struct sk_buff_head *out)
 			if (mrc_cq_post(cq, &wc, m->se))
 				err = -ENOSPC;
 			rctx->claimed = false;
-			mrc_queue_store_consumer(&qp->rq,
-						 mrc_queue_next(&qp->rq,
-								qp->rq.index));
+			if (!srq)
+				mrc_queue_store_consumer(&qp->rq,
+							 mrc_queue_next(&qp->rq,
+									qp->rq.index));
 			r->rq_msn_done++;
 		}
 		m->used = false;

@@ -129,6 +129,9 @@ static int mrc_query_device(struct ib_device *ibdev,
 		.atomic_cap = IB_ATOMIC_HCA,
 		.masked_atomic_cap = IB_ATOMIC_NONE,
 		.max_ah = MRC_MAX_AH,
+		.max_srq = MRC_MAX_SRQ,
+		.max_srq_wr = MRC_MAX_SRQ_WR,
+		.max_srq_sge = MRC_MAX_SGE,
 		.max_pkeys = 1,
 	};
 	return 0;
@@ -248,6 +251,7 @@ static const u32 mrc_obj_max[MRC_NOBJ] = {
 	[MRC_OBJ_CQ] = MRC_MAX_CQ,
 	[MRC_OBJ_QP] = MRC_MAX_QP,
 	[MRC_OBJ_AH] = MRC_MAX_AH,
+	[MRC_OBJ_SRQ] = MRC_MAX_SRQ,
 };
 
 /**
@@ -423,6 +427,7 @@ const struct ib_device_ops mrc_dev_ops = {
 	.create_ah = mrc_create_ah,
 	.create_cq = mrc_create_cq,
 	.create_qp = mrc_create_qp,
+	.create_srq = mrc_create_srq,
 	.create_user_ah = mrc_create_ah,
 	.dealloc_driver = mrc_dealloc_driver,
 	.dealloc_pd = mrc_dealloc_pd,
@@ -431,6 +436,7 @@ const struct ib_device_ops mrc_dev_ops = {
 	.destroy_ah = mrc_destroy_ah,
 	.destroy_cq = mrc_destroy_cq,
 	.destroy_qp = mrc_destroy_qp,
+	.destroy_srq = mrc_destroy_srq,
 	.disassociate_ucontext = mrc_disassociate_ucontext,
 	.get_dma_mr = mrc_get_dma_mr,
 	.get_hw_stats = mrc_get_hw_stats,
@@ -441,14 +447,17 @@ const struct ib_device_ops mrc_dev_ops = {
 	.mmap_free = mrc_mmap_free,
 	.modify_device = mrc_modify_device,
 	.modify_qp = mrc_modify_qp,
+	.modify_srq = mrc_modify_srq,
 	.poll_cq = mrc_poll_cq,
 	.post_recv = mrc_post_recv,
 	.post_send = mrc_post_send,
+	.post_srq_recv = mrc_post_srq_recv,
 	.query_ah = mrc_query_ah,
 	.query_device = mrc_query_device,
 	.query_pkey = mrc_query_pkey,
 	.query_port = mrc_query_port,
 	.query_qp = mrc_query_qp,
+	.query_srq = mrc_query_srq,
 	.reg_user_mr = mrc_reg_user_mr,
 	.req_notify_cq = mrc_req_notify_cq,
 
@@ -456,6 +465,7 @@ const struct ib_device_ops mrc_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mrc_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mrc_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, mrc_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mrc_ucontext, ibuc),
 };
 

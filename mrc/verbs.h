@@ -118,6 +118,7 @@ enum mrc_obj {
 	MRC_OBJ_CQ,
 	MRC_OBJ_QP,
 	MRC_OBJ_AH,
+	MRC_OBJ_SRQ,
 	MRC_NOBJ
 };
 
@@ -230,6 +231,29 @@ struct mrc_cq {
 	u8 notify;
 	bool overflowed;
 };
+
+/**
+ * struct mrc_srq - a shared receive queue
+ * @ibsrq: core part
+ * @lock: the consumer side of @rq and @limit: QPs take WQEs in softirq
+ *	under their own lock, and kernel posters produce under this one
+ * @rq: receive WQEs in rxe's layout; user space posts into it itself
+ * @max_sge: SGEs of a WQE at most
+ * @limit: armed limit: fewer WQEs left than this raises
+ *	IB_EVENT_SRQ_LIMIT_REACHED once and disarms it; 0 disarmed
+ */
+struct mrc_srq {
+	struct ib_srq ibsrq;
+	spinlock_t lock; /* see above */
+	struct mrc_queue rq;
+	u32 max_sge;
+	u32 limit;
+};
+
+static inline struct mrc_srq *to_msrq(struct ib_srq *ibsrq)
+{
+	return ibsrq ? container_of(ibsrq, struct mrc_srq, ibsrq) : NULL;
+}
 
 /* ---------------------------------------------------------------------
  * QP: requester and responder state
@@ -509,8 +533,10 @@ struct mrc_recv_ctx {
  * @rq_msn_done: receive WQEs consumed so far
  * @rq_claim_end: one past the furthest receive WQE claimed, as an rq_msn
  * @since_sack: packets accepted since the last SACK
- * @rctx: kernel copies of claimed receive WQEs, one per RQ slot
+ * @rctx: kernel copies of claimed receive WQEs: one per RQ slot, or with
+ *	an SRQ one per receive-consuming message ahead, by rq_msn
  * @rctx_size: bytes of one @rctx entry
+ * @rctx_mask: entries of @rctx - 1
  */
 struct mrc_resp {
 	u32 cum_psn;
@@ -523,6 +549,7 @@ struct mrc_resp {
 	u32 since_sack;
 	void *rctx;
 	u32 rctx_size;
+	u32 rctx_mask;
 };
 
 /* @psn, inside the window from cum_psn, has arrived. */
@@ -573,7 +600,8 @@ struct mrc_notes {
  * @is_user: created through uverbs (queues are shared with user space)
  * @dead: being destroyed; the timer must not re-arm
  * @sq: send queue
- * @rq: receive queue (unused with an SRQ, which mrc does not support)
+ * @rq: receive queue; without a buffer when the QP takes its receive
+ *	WQEs from an SRQ (ibqp.srq)
  * @max_send_sge: SGEs of a send WQE at most
  * @max_recv_sge: SGEs of a receive WQE at most
  * @max_inline: inline bytes of a send WQE at most
@@ -766,7 +794,7 @@ static inline u32 mrc_req_taken(const struct mrc_qp *qp)
 
 static inline struct mrc_recv_ctx *mrc_rctx(const struct mrc_qp *qp, u32 idx)
 {
-	return qp->resp.rctx + (size_t)(idx & qp->rq.index_mask) *
+	return qp->resp.rctx + (size_t)(idx & qp->resp.rctx_mask) *
 			       qp->resp.rctx_size;
 }
 

@@ -9,7 +9,8 @@
 # forbid, SQD and back, a QP reused after ERR, PSNs across 2^24, messages of 1 byte
 # to 16 MiB, CQ overrun, a full send queue, an MR deregistered under WRs in flight,
 # fork() and a killed process with WRs outstanding; atomics from four QPs on one
-# counter (each runs once) and the atomics the responder refuses. Each case is one
+# counter (each runs once) and the atomics the responder refuses; two QPs on one
+# SRQ (its limit event, RNR when it runs dry, the last-WQE event). Each case is one
 # check; a tool that dies before its last case fails the count.
 . "$(dirname "$0")/lib.sh"
 

@@ -3,7 +3,7 @@
 #
 # mrc as an RDMA provider driven by Debian's unmodified rdma-core (librxe, through
 # the rxe user ABI), between two hosts over 1 and over 8 planes: the device in
-# ibv_devices and ibv_devinfo, ibv_rc_pingpong with content checks, perftest
+# ibv_devices and ibv_devinfo, ibv_rc_pingpong and ibv_srq_pingpong with content checks, perftest
 # (write, write latency, send, read, atomic fetch-and-add, compare-and-swap latency), rping over rdma_cm with verification, mrc-xfer
 # in every mode with multi-packet messages and digests compared end to end, and the
 # packet counters those transfers must have moved.
@@ -12,7 +12,7 @@
 mrc_require_root
 mrc_require_mrcctl
 mrc_require_xfer
-mrc_require_cmds ibv_devices ibv_devinfo ibv_rc_pingpong ib_write_bw ib_write_lat \
+mrc_require_cmds ibv_devices ibv_devinfo ibv_rc_pingpong ibv_srq_pingpong ib_write_bw ib_write_lat \
 	ib_send_bw ib_read_bw ib_atomic_bw ib_atomic_lat rping rdma ss
 trap 'mrc_dev_pair_del; topo_destroy' EXIT
 mrc_unload
@@ -93,6 +93,17 @@ for planes in $plane_counts; do
 		check "$p: ibv_rc_pingpong -c -s $size: content valid" "" \
 			"$(grep -iE 'invalid|failed|error' <<<"$srv_out$cli_out")"
 	done
+
+	# Four QPs per side on one SRQ (rdma-core's example, unmodified).
+	run_pair 18517 ibv_srq_pingpong -d "$MRC_DEV1" -g "$MRC_GID1" -p 18517 -q 4 -r 64 \
+		-s 4096 -n 50 -c -- \
+		ibv_srq_pingpong -d "$MRC_DEV2" -g "$MRC_GID2" -p 18517 -q 4 -r 64 -s 4096 \
+		-n 50 -c 10.0.0.1
+	check "$p: ibv_srq_pingpong -q 4 -c: exit status" "0 0" "$srv_rc $cli_rc"
+	check "$p: ibv_srq_pingpong -q 4 -c: 50 iterations" "409600 bytes 409600 bytes" \
+		"$(grep -oE '^[0-9]+ bytes' <<<"$srv_out"$'\n'"$cli_out" | paste -sd ' ')"
+	check "$p: ibv_srq_pingpong -q 4 -c: content valid" "" \
+		"$(grep -iE 'invalid|failed|error' <<<"$srv_out$cli_out")"
 
 	perf "$p" ib_write_bw -s 65536 -n 100
 	perf "$p" ib_write_lat -s 8 -n 200

@@ -86,6 +86,10 @@ static int tf_make_qp(struct tf *f)
 	qp->ibqp.send_cq = &f->scq->ibcq;
 	qp->ibqp.recv_cq = &f->rcq->ibcq;
 	qp->ibqp.qp_type = IB_QPT_RC;
+	if (f->srq) {
+		init.srq = &f->srq->ibsrq;
+		qp->ibqp.srq = &f->srq->ibsrq;
+	}
 	err = mrc_create_qp(&qp->ibqp, &init, NULL);
 	if (err)
 		return err;
@@ -109,7 +113,28 @@ static int tf_make_qp(struct tf *f)
 	return 0;
 }
 
-int tf_init(struct kunit *test)
+static int tf_make_srq(struct tf *f)
+{
+	struct ib_srq_init_attr init = {
+		.srq_type = IB_SRQT_BASIC,
+		.attr = { .max_wr = TF_SRQ_WR, .max_sge = 2 },
+	};
+	struct mrc_srq *srq;
+	int err;
+
+	srq = kzalloc(sizeof(*srq), GFP_KERNEL);
+	if (!srq)
+		return -ENOMEM;
+	f->srq = srq;
+	srq->ibsrq.device = &f->mdev->ib;
+	srq->ibsrq.pd = &f->pd->ibpd;
+	err = mrc_create_srq(&srq->ibsrq, &init, NULL);
+	if (!err)
+		f->srq_created = true;
+	return err;
+}
+
+static int tf_setup(struct kunit *test, bool with_srq)
 {
 	struct tf *f;
 	int err;
@@ -138,10 +163,25 @@ int tf_init(struct kunit *test)
 
 	if (!tf_make_cq(f, &f->scq) || !tf_make_cq(f, &f->rcq))
 		return -ENOMEM;
+	if (with_srq) {
+		err = tf_make_srq(f);
+		if (err)
+			return err;
+	}
 	err = tf_make_qp(f);
 	if (err)
 		return err;
 	return tf_make_mr(f);
+}
+
+int tf_init(struct kunit *test)
+{
+	return tf_setup(test, false);
+}
+
+int tf_init_srq(struct kunit *test)
+{
+	return tf_setup(test, true);
 }
 
 void tf_exit(struct kunit *test)
@@ -156,6 +196,11 @@ void tf_exit(struct kunit *test)
 		if (f->qp_created)
 			mrc_destroy_qp(&f->qp->ibqp, NULL);
 		kfree(f->qp);
+	}
+	if (f->srq) {
+		if (f->srq_created)
+			mrc_destroy_srq(&f->srq->ibsrq, NULL);
+		kfree(f->srq);
 	}
 	if (f->mr) {
 		if (f->mdev)
@@ -334,6 +379,23 @@ int tf_post_recv(struct tf *f, u64 wr_id, u64 off, u32 len)
 	const struct ib_recv_wr *bad = NULL;
 
 	return mrc_post_recv(&f->qp->ibqp, &wr, &bad);
+}
+
+int tf_post_srq_recv(struct tf *f, u64 wr_id, u64 off, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = TF_MR_IOVA + off,
+		.length = len,
+		.lkey = TF_MR_KEY,
+	};
+	struct ib_recv_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+	const struct ib_recv_wr *bad = NULL;
+
+	return mrc_post_srq_recv(&f->srq->ibsrq, &wr, &bad);
 }
 
 int tf_poll(struct tf *f, struct mrc_cq *cq, struct ib_wc *wc, int n)

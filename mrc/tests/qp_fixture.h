@@ -33,12 +33,18 @@ struct tf {
 	struct mrc_cq *rcq;
 	struct mrc_qp *qp;
 	bool qp_created;
+	struct mrc_srq *srq;
+	bool srq_created;
 	struct mrc_mr *mr;
 	struct page *pages[TF_NPAGES];
 	struct sk_buff_head out;
 };
 
+#define TF_SRQ_WR	8
+
 int tf_init(struct kunit *test);
+/* The same with an SRQ of TF_SRQ_WR WQEs, which the QP receives from. */
+int tf_init_srq(struct kunit *test);
 void tf_exit(struct kunit *test);
 
 /* Set the PSNs both directions start at (as modify_qp to RTR/RTS does). */
@@ -72,6 +78,7 @@ void tf_sack(struct tf *f, u32 psn, u8 flags, u32 cum, u64 bitmap);
 void tf_req_run(struct tf *f);
 
 int tf_post_recv(struct tf *f, u64 wr_id, u64 off, u32 len);
+int tf_post_srq_recv(struct tf *f, u64 wr_id, u64 off, u32 len);
 /* The next free send WQE of the QP, zeroed (and its first SGE), to fill. */
 struct rxe_send_wqe *tf_sq_next(struct tf *f);
 /* Make the WQE tf_sq_next() gave visible to the requester. */

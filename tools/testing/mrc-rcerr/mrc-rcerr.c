@@ -59,6 +59,7 @@ struct cfg {
 	uint32_t a_psn, b_psn;		/* each side's first send PSN */
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	uint8_t max_dest_rd_atomic;
+	uint32_t b_srq_wr;		/* B's QP receives from an SRQ this deep */
 };
 
 /* One end: its own PD, CQs, QP and MR over buf + CANARY. */
@@ -68,6 +69,7 @@ struct end {
 	struct ibv_pd *pd;
 	struct ibv_cq *scq, *rcq;
 	struct ibv_qp *qp;
+	struct ibv_srq *srq;
 	struct ibv_mr *mr;
 	uint8_t *buf;			/* CANARY, the MR's bytes, CANARY */
 	uint8_t *mem;			/* the MR's bytes */
@@ -261,9 +263,9 @@ static void async_drain(struct dev *d)
 		;
 }
 
-/* Wait up to @ms for an event of @type about @qp or @cq on @d. */
+/* Wait up to @ms for an event of @type about @obj (a QP, CQ or SRQ) on @d. */
 static bool async_wait(struct dev *d, enum ibv_event_type type,
-		       struct ibv_qp *qp, struct ibv_cq *cq, int ms)
+		       const void *obj, int ms)
 {
 	uint64_t end = now_ms() + ms;
 	struct ibv_async_event ev;
@@ -271,8 +273,8 @@ static bool async_wait(struct dev *d, enum ibv_event_type type,
 	while (now_ms() < end) {
 		if (!async_next(d, (int)(end - now_ms()), &ev))
 			continue;
-		if (ev.event_type == type &&
-		    ((qp && ev.element.qp == qp) || (cq && ev.element.cq == cq)))
+		/* element is a union of the pointers. */
+		if (ev.event_type == type && (const void *)ev.element.qp == obj)
 			return true;
 		note("async event %s seen", ibv_event_type_str(ev.event_type));
 	}
@@ -316,6 +318,19 @@ static int end_make(struct end *e, struct dev *d, struct ibv_context *ctx,
 	qia.cap.max_recv_wr = c->rq_wr;
 	qia.cap.max_send_sge = 2;
 	qia.cap.max_recv_sge = 2;
+	if (d == &dev_b && c->b_srq_wr) {
+		struct ibv_srq_init_attr sia = {
+			.attr = { .max_wr = c->b_srq_wr, .max_sge = 2 },
+		};
+
+		e->srq = ibv_create_srq(e->pd, &sia);
+		if (!e->srq) {
+			fail("%s: ibv_create_srq: %s", d->name,
+			     strerror(errno));
+			return -1;
+		}
+		qia.srq = e->srq;
+	}
 	e->qp = ibv_create_qp(e->pd, &qia);
 	if (!e->qp) {
 		fail("%s: ibv_create_qp: %s", d->name, strerror(errno));
@@ -329,6 +344,8 @@ static void end_free(struct end *e)
 {
 	if (e->qp)
 		ibv_destroy_qp(e->qp);
+	if (e->srq)
+		ibv_destroy_srq(e->srq);
 	if (e->mr)
 		ibv_dereg_mr(e->mr);
 	if (e->rcq)
@@ -1150,6 +1167,148 @@ out:
 	}
 }
 
+static int post_srq_recv(struct end *e, uint64_t wr_id, uint64_t off,
+			 uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)e->mem + off, .length = len,
+		.lkey = e->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+	int err = ibv_post_srq_recv(e->srq, &wr, &bad);
+
+	if (err)
+		fail("%s: ibv_post_srq_recv wr %llu: %s", e->d->name,
+		     ULL(wr_id), strerror(err));
+	return err;
+}
+
+/*
+ * A SEND of 1 KiB from @s to B, which places it in the SRQ WQE @wr_id
+ * covers (4 KiB at (wr_id - 100) * 4 KiB of B's MR).
+ */
+static void srq_send(struct end *s, struct end *b, uint64_t wr_id)
+{
+	uint64_t n = wr_id - 100, seed = 7000 + n;
+	char w[64];
+
+	snprintf(w, sizeof(w), "SEND %llu", ULL(n));
+	fill(s->mem + 64 * KiB + n * KiB, KiB, seed);
+	post(s, n, IBV_WR_SEND, 64 * KiB + n * KiB, KiB, NULL, 0);
+	expect_wcs(w, s->scq, (struct want[]) { { n, IBV_WC_SUCCESS } }, 1);
+	expect_wcs(w, b->rcq, (struct want[]) { { wr_id, IBV_WC_SUCCESS } }, 1);
+	expect_eq(w, differ(b->mem + n * 4 * KiB, KiB, seed), 0);
+}
+
+/*
+ * Two QPs of B share one SRQ: each message takes the WQE at its head, in
+ * turn across the QPs; the limit event comes once, when fewer WQEs than
+ * the limit are left; a message that finds the SRQ empty waits (RNR)
+ * until a WQE is posted; a QP taken to ERR reports its last WQE; the SRQ
+ * cannot be destroyed under its QPs, nor resized (not advertised).
+ */
+static void c_srq(void)
+{
+	struct cfg c = cfg_default();
+	struct ibv_qp_init_attr qia = { 0 };
+	struct ibv_qp_attr err_attr = { .qp_state = IBV_QPS_ERR };
+	struct ibv_recv_wr rwr = { .wr_id = 99 }, *bad_r;
+	struct ibv_srq_attr sa = { .srq_limit = 4 };
+	struct ibv_async_event ev;
+	struct end a2 = { 0 }, b2;
+	struct coord ca2, cb2;
+	struct ibv_wc wc;
+	struct pair p;
+	uint64_t i;
+
+	c.b_srq_wr = 16;
+	b2.qp = NULL;
+	if (pair_make(&p, &c))
+		goto out;
+	/* B's second QP: the first one's PD, CQs, MR and SRQ. */
+	qia.send_cq = p.b.scq;
+	qia.recv_cq = p.b.rcq;
+	qia.srq = p.b.srq;
+	qia.qp_type = IBV_QPT_RC;
+	qia.cap.max_send_wr = c.sq_wr;
+	qia.cap.max_send_sge = 2;
+	b2 = p.b;
+	b2.psn = c.b_psn ^ 0x5555;
+	b2.qp = ibv_create_qp(p.b.pd, &qia);
+	if (!b2.qp) {
+		fail("second QP on the SRQ: %s", strerror(errno));
+		goto out;
+	}
+	if (end_make(&a2, &dev_a, dev_a.ctx, &c, c.a_psn ^ 0x3333))
+		goto out;
+	ca2 = coord_of(&a2);
+	cb2 = coord_of(&b2);
+	if (end_connect(&a2, &c, &cb2) || end_connect(&b2, &c, &ca2))
+		goto out;
+
+	expect_eq("arming limit 4", ibv_modify_srq(p.b.srq, &sa, IBV_SRQ_LIMIT),
+		  0);
+	sa.max_wr = 64;
+	expect_eq("resizing", ibv_modify_srq(p.b.srq, &sa, IBV_SRQ_MAX_WR),
+		  EOPNOTSUPP);
+	sa.srq_limit = 1000;
+	expect_eq("a limit beyond the queue",
+		  ibv_modify_srq(p.b.srq, &sa, IBV_SRQ_LIMIT), EINVAL);
+	memset(&sa, 0, sizeof(sa));
+	expect_eq("ibv_query_srq", ibv_query_srq(p.b.srq, &sa), 0);
+	expect_eq("limit queried", sa.srq_limit, 4);
+	expect_eq("max_wr queried >= 16", sa.max_wr >= 16, 1);
+	expect_eq("ibv_post_recv on a QP with an SRQ",
+		  ibv_post_recv(p.b.qp, &rwr, &bad_r), EINVAL);
+
+	for (i = 0; i < 8; i++)
+		post_srq_recv(&p.b, 100 + i, i * 4 * KiB, 4 * KiB);
+	/* Two messages on each QP, then one more: 3 left, below 4. */
+	for (i = 0; i < 4; i++)
+		srq_send(i < 2 ? &p.a : &a2, &p.b, 100 + i);
+	if (async_next(&dev_b, 0, &ev))
+		fail("event %s with 4 WQEs left, limit 4",
+		     ibv_event_type_str(ev.event_type));
+	srq_send(&p.a, &p.b, 104);
+	if (!async_wait(&dev_b, IBV_EVENT_SRQ_LIMIT_REACHED, p.b.srq, wait_ms))
+		fail("no SRQ limit event with 3 WQEs left, limit 4");
+	expect_eq("ibv_query_srq", ibv_query_srq(p.b.srq, &sa), 0);
+	expect_eq("limit after its event (disarmed)", sa.srq_limit, 0);
+	for (i = 5; i < 8; i++)
+		srq_send(&a2, &p.b, 100 + i);
+	if (async_next(&dev_b, 0, &ev))
+		fail("event %s after the limit disarmed",
+		     ibv_event_type_str(ev.event_type));
+
+	/* Empty: the ninth SEND waits for its WQE, then lands in it. */
+	fill(p.a.mem + 64 * KiB + 8 * KiB, KiB, 7008);
+	post(&p.a, 8, IBV_WR_SEND, 64 * KiB + 8 * KiB, KiB, NULL, 0);
+	if (poll_n(p.a.scq, &wc, 1, 300))
+		fail("SEND completed with the SRQ empty: wr %llu \"%s\"",
+		     ULL(wc.wr_id), ibv_wc_status_str(wc.status));
+	post_srq_recv(&p.b, 108, 8 * 4 * KiB, 4 * KiB);
+	expect_wcs("SEND 8 after RNR", p.a.scq,
+		   (struct want[]) { { 8, IBV_WC_SUCCESS } }, 1);
+	expect_wcs("SEND 8 after RNR", p.b.rcq,
+		   (struct want[]) { { 108, IBV_WC_SUCCESS } }, 1);
+	expect_eq("SEND 8 after RNR", differ(p.b.mem + 8 * 4 * KiB, KiB, 7008),
+		  0);
+
+	expect_eq("second QP to ERR", ibv_modify_qp(b2.qp, &err_attr,
+						    IBV_QP_STATE), 0);
+	if (!async_wait(&dev_b, IBV_EVENT_QP_LAST_WQE_REACHED, b2.qp, wait_ms))
+		fail("no last-WQE event from a QP of the SRQ in ERR");
+	expect_eq("destroying an SRQ in use", ibv_destroy_srq(p.b.srq), EBUSY);
+	expect_eq("canaries changed", canary_changed(&p.a) +
+		  canary_changed(&a2) + canary_changed(&p.b), 0);
+out:
+	if (b2.qp)
+		ibv_destroy_qp(b2.qp);
+	end_free(&a2);
+	pair_free(&p);
+}
+
 /* Each transition the verbs forbid is refused with EINVAL, state unchanged. */
 static void c_transitions(void)
 {
@@ -1402,9 +1561,9 @@ static void c_cq_overflow(void)
 		w[i] = (struct want) { i, IBV_WC_SUCCESS };
 	}
 	expect_eq("ibv_post_send", ibv_post_send(p.a.qp, wr, &bad), 0);
-	if (!async_wait(&dev_a, IBV_EVENT_CQ_ERR, NULL, p.a.scq, wait_ms))
+	if (!async_wait(&dev_a, IBV_EVENT_CQ_ERR, p.a.scq, wait_ms))
 		fail("no CQ error event");
-	if (!async_wait(&dev_a, IBV_EVENT_QP_FATAL, p.a.qp, NULL, wait_ms))
+	if (!async_wait(&dev_a, IBV_EVENT_QP_FATAL, p.a.qp, wait_ms))
 		fail("no QP fatal event");
 	expect_state("A", p.a.qp, IBV_QPS_ERR);
 	expect_wcs("A send queue", p.a.scq, w, cap);
@@ -1775,6 +1934,7 @@ static const struct {
 	{ "bad_opcode", c_bad_opcode },
 	{ "atomic", c_atomic },
 	{ "atomic_errors", c_atomic_errors },
+	{ "srq", c_srq },
 	{ "transitions", c_transitions },
 	{ "sqd", c_sqd },
 	{ "reuse", c_reuse },
