@@ -397,6 +397,52 @@ err_free:
 	return ERR_PTR(err);
 }
 
+/**
+ * mrc_rereg_user_mr() - ibv_rereg_mr: change a user MR's PD, rights or pages
+ * @ibmr: the region
+ * @flags: IB_MR_REREG_TRANS, IB_MR_REREG_PD, IB_MR_REREG_ACCESS
+ * @start: new user address (IB_MR_REREG_TRANS)
+ * @length: new length (IB_MR_REREG_TRANS)
+ * @iova: new I/O virtual address (IB_MR_REREG_TRANS)
+ * @access: new rights (IB_MR_REREG_ACCESS)
+ * @pd: new PD (IB_MR_REREG_PD)
+ * @udata: the verb's user data
+ *
+ * A new PD or new rights take effect in place (the core moves ibmr.pd once
+ * this returns) and keep the keys.  New pages make a new region, with new
+ * keys, which the core puts in the old one's place and destroys the old
+ * one: a packet in flight uses either, never a mix.
+ *
+ * Return: NULL when changed in place, the new region, or an ERR_PTR().
+ */
+struct ib_mr *mrc_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				u64 length, u64 iova, int access,
+				struct ib_pd *pd, struct ib_udata *udata)
+{
+	struct mrc_mr *mr = to_mmr(ibmr);
+	int err;
+
+	if (mr->type != MRC_MR_USER)
+		return ERR_PTR(-EINVAL);
+	if (flags & ~(IB_MR_REREG_TRANS | IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!(flags & IB_MR_REREG_ACCESS))
+		access = mr->access;
+	err = ib_check_mr_access(ibmr->device, access);
+	if (err)
+		return ERR_PTR(err);
+	if (flags & IB_MR_REREG_TRANS)
+		return mrc_reg_user_mr(flags & IB_MR_REREG_PD ? pd : ibmr->pd,
+				       start, length, iova, access, udata);
+	/*
+	 * Checks in softirq read the rights once per access: an access
+	 * sees the old ones or the new ones.
+	 */
+	WRITE_ONCE(mr->access, access);
+	return NULL;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_rereg_user_mr);
+
 int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct mrc_device *mdev = to_mdev(ibmr->device);
@@ -457,9 +503,9 @@ int mrc_mr_check(const struct mrc_mr *mr, const struct ib_pd *pd, u64 iova,
 {
 	u64 off;
 
-	if (mr->ibmr.pd != pd)
+	if (READ_ONCE(mr->ibmr.pd) != pd)
 		return -EACCES;
-	if (access & ~mr->access)
+	if (access & ~READ_ONCE(mr->access))
 		return -EACCES;
 	if (mr->type == MRC_MR_DMA && (access & MRC_REMOTE_ACCESS))
 		return -EACCES;

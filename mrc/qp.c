@@ -792,6 +792,7 @@ void mrc_qp_error(struct mrc_qp *qp, enum mrc_qp_error why)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 	}
 }
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_qp_error);
 
 /* Kernel consumers: turn an ib_send_wr into an rxe-layout WQE. */
 static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr)

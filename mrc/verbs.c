@@ -460,6 +460,7 @@ const struct ib_device_ops mrc_dev_ops = {
 	.query_srq = mrc_query_srq,
 	.reg_user_mr = mrc_reg_user_mr,
 	.req_notify_cq = mrc_req_notify_cq,
+	.rereg_user_mr = mrc_rereg_user_mr,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, mrc_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),

@@ -4,7 +4,8 @@
  * local and remote access to a memory region passes.  Bounds at and around
  * both ends, lengths that wrap the 64-bit address space, PD and rights
  * mismatches, and the DMA MR that a peer must never reach.  -EACCES for a
- * PD or rights mismatch, -ERANGE for bytes outside the region.
+ * PD or rights mismatch, -ERANGE for bytes outside the region.  And
+ * reregistration in place, which changes what those checks see.
  */
 #include <kunit/test.h>
 #include <linux/limits.h>
@@ -194,6 +195,53 @@ static void mr_check_dma_mr_local_only(struct kunit *test)
 			-EACCES);
 }
 
+/*
+ * rereg_user_mr in place: new rights take effect at the next check, a PD
+ * change is the core's to make (it moves ibmr.pd), rights that need local
+ * write without it are refused, and only user regions are reregistered.
+ */
+static void mr_rereg_in_place(struct kunit *test)
+{
+	static struct ib_device dev;
+	struct mrc_mr mr;
+
+	user_mr(&mr, MR_IOVA, MR_LEN, RW);
+	mr.ibmr.device = &dev;
+	KUNIT_EXPECT_NULL(test, mrc_rereg_user_mr(&mr.ibmr, IB_MR_REREG_ACCESS,
+						  0, 0, 0,
+						  IB_ACCESS_LOCAL_WRITE |
+						  IB_ACCESS_REMOTE_READ,
+						  NULL, NULL));
+	KUNIT_EXPECT_EQ(test, mrc_mr_check(&mr, &pd_a, MR_IOVA, 1,
+					   IB_ACCESS_REMOTE_WRITE),
+			-EACCES);
+	KUNIT_EXPECT_EQ(test, mrc_mr_check(&mr, &pd_a, MR_IOVA, 1,
+					   IB_ACCESS_REMOTE_READ),
+			0);
+	/* A PD alone keeps the rights. */
+	KUNIT_EXPECT_NULL(test, mrc_rereg_user_mr(&mr.ibmr, IB_MR_REREG_PD,
+						  0, 0, 0, RW, &pd_b, NULL));
+	KUNIT_EXPECT_EQ(test, mr.access,
+			IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mrc_rereg_user_mr(&mr.ibmr,
+							IB_MR_REREG_ACCESS,
+							0, 0, 0,
+							IB_ACCESS_REMOTE_WRITE,
+							NULL, NULL)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mrc_rereg_user_mr(&mr.ibmr, BIT(5), 0, 0,
+							0, RW, NULL, NULL)),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, mr.access,
+			IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ);
+	mr.type = MRC_MR_DMA;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mrc_rereg_user_mr(&mr.ibmr,
+							IB_MR_REREG_ACCESS,
+							0, 0, 0, RW, NULL,
+							NULL)),
+			-EINVAL);
+}
+
 static struct kunit_case mrc_mr_cases[] = {
 	KUNIT_CASE(mr_check_bounds),
 	KUNIT_CASE(mr_check_zero_length),
@@ -201,6 +249,7 @@ static struct kunit_case mrc_mr_cases[] = {
 	KUNIT_CASE(mr_check_pd),
 	KUNIT_CASE(mr_check_rights),
 	KUNIT_CASE(mr_check_dma_mr_local_only),
+	KUNIT_CASE(mr_rereg_in_place),
 	{}
 };
 

@@ -17,10 +17,12 @@
  * 2 for usage errors, 3 when the devices cannot be opened.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <infiniband/verbs.h>
+#include <rdma/ib_user_verbs.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -60,6 +62,7 @@ struct cfg {
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	uint8_t max_dest_rd_atomic;
 	uint32_t b_srq_wr;		/* B's QP receives from an SRQ this deep */
+	uint64_t a_send_ops;		/* A's QP from ibv_create_qp_ex with these */
 };
 
 /* One end: its own PD, CQs, QP and MR over buf + CANARY. */
@@ -331,7 +334,20 @@ static int end_make(struct end *e, struct dev *d, struct ibv_context *ctx,
 		}
 		qia.srq = e->srq;
 	}
-	e->qp = ibv_create_qp(e->pd, &qia);
+	if (d == &dev_a && c->a_send_ops) {
+		struct ibv_qp_init_attr_ex qx = {
+			.send_cq = qia.send_cq, .recv_cq = qia.recv_cq,
+			.cap = qia.cap, .qp_type = IBV_QPT_RC, .pd = e->pd,
+			.comp_mask = IBV_QP_INIT_ATTR_PD |
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+			.send_ops_flags = c->a_send_ops,
+		};
+
+		qx.cap.max_inline_data = 64;
+		e->qp = ibv_create_qp_ex(ctx, &qx);
+	} else {
+		e->qp = ibv_create_qp(e->pd, &qia);
+	}
 	if (!e->qp) {
 		fail("%s: ibv_create_qp: %s", d->name, strerror(errno));
 		return -1;
@@ -1309,6 +1325,265 @@ out:
 	pair_free(&p);
 }
 
+/*
+ * The extended QP API (ibv_create_qp_ex with send_ops_flags, ibv_wr_*):
+ * librxe builds the same WQEs from it, so every operation mrc carries
+ * works through it: a batch of WRITE, WRITE_WITH_IMM, SEND with inline
+ * data, SEND_WITH_IMM, READ, fetch-and-add and compare-and-swap posted
+ * in one ibv_wr_start/ibv_wr_complete, each checked; and a batch
+ * abandoned with ibv_wr_abort posts nothing.
+ */
+static void c_wr_api(void)
+{
+	struct cfg c = cfg_default();
+	char inl[48] = "inline bytes of the extended QP API, 48 of them";
+	struct ibv_qp_ex *qx;
+	uint64_t *ctr;
+	struct ibv_wc wc;
+	struct pair p;
+
+	c.a_send_ops = IBV_QP_EX_WITH_RDMA_WRITE |
+		       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+		       IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
+		       IBV_QP_EX_WITH_RDMA_READ |
+		       IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+		       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
+	if (pair_make(&p, &c))
+		goto out;
+	qx = ibv_qp_to_qp_ex(p.a.qp);
+	if (!qx) {
+		fail("ibv_qp_to_qp_ex: NULL");
+		goto out;
+	}
+	/* B's receives: for WRITE_WITH_IMM, the SEND (516 KiB), SEND_WITH_IMM. */
+	post_recv(&p.b, 20, 512 * KiB, 4 * KiB, p.b.mr->lkey);
+	post_recv(&p.b, 21, 516 * KiB, 4 * KiB, p.b.mr->lkey);
+	post_recv(&p.b, 22, 520 * KiB, 4 * KiB, p.b.mr->lkey);
+	ctr = (uint64_t *)(p.b.mem + 600 * KiB);
+	*ctr = 40;
+	fill(p.a.mem, 64 * KiB, 9001);
+	fill(p.b.mem + 256 * KiB, 16 * KiB, 9002);
+	fill(p.a.mem + 128 * KiB, 4 * KiB, 9003);
+
+	ibv_wr_start(qx);
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	qx->wr_id = 1;
+	ibv_wr_rdma_write(qx, p.b.mr->rkey, (uintptr_t)p.b.mem);
+	ibv_wr_set_sge(qx, p.a.mr->lkey, (uintptr_t)p.a.mem, 64 * KiB);
+	qx->wr_id = 2;
+	ibv_wr_rdma_write_imm(qx, p.b.mr->rkey, (uintptr_t)p.b.mem + 64 * KiB,
+			      htonl(0x1234));
+	ibv_wr_set_sge(qx, p.a.mr->lkey, (uintptr_t)p.a.mem, 100);
+	qx->wr_id = 3;
+	qx->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+	ibv_wr_send(qx);
+	ibv_wr_set_inline_data(qx, inl, sizeof(inl));
+	qx->wr_id = 4;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_send_imm(qx, htonl(0xabcd));
+	ibv_wr_set_sge(qx, p.a.mr->lkey, (uintptr_t)p.a.mem + 128 * KiB,
+		       4 * KiB);
+	qx->wr_id = 5;
+	ibv_wr_rdma_read(qx, p.b.mr->rkey, (uintptr_t)p.b.mem + 256 * KiB);
+	ibv_wr_set_sge(qx, p.a.mr->lkey, (uintptr_t)p.a.mem + 256 * KiB,
+		       16 * KiB);
+	qx->wr_id = 6;
+	ibv_wr_atomic_fetch_add(qx, p.b.mr->rkey, (uintptr_t)ctr, 2);
+	ibv_wr_set_sge(qx, p.a.mr->lkey, (uintptr_t)p.a.mem + 300 * KiB, 8);
+	qx->wr_id = 7;
+	ibv_wr_atomic_cmp_swp(qx, p.b.mr->rkey, (uintptr_t)ctr, 42, 77);
+	ibv_wr_set_sge(qx, p.a.mr->lkey, (uintptr_t)p.a.mem + 300 * KiB + 8,
+		       8);
+	expect_eq("ibv_wr_complete", ibv_wr_complete(qx), 0);
+
+	expect_wcs("A's batch", p.a.scq, (struct want[]) {
+		{ 1, IBV_WC_SUCCESS }, { 2, IBV_WC_SUCCESS },
+		{ 3, IBV_WC_SUCCESS }, { 4, IBV_WC_SUCCESS },
+		{ 5, IBV_WC_SUCCESS }, { 6, IBV_WC_SUCCESS },
+		{ 7, IBV_WC_SUCCESS } }, 7);
+	expect_wcs("B's receives", p.b.rcq, (struct want[]) {
+		{ 20, IBV_WC_SUCCESS }, { 21, IBV_WC_SUCCESS },
+		{ 22, IBV_WC_SUCCESS } }, 3);
+	expect_eq("WRITE: bytes", differ(p.b.mem, 64 * KiB, 9001), 0);
+	expect_eq("WRITE_WITH_IMM: bytes",
+		  memcmp(p.b.mem + 64 * KiB, p.a.mem, 100), 0);
+	expect_eq("SEND inline: bytes",
+		  memcmp(p.b.mem + 516 * KiB, inl, sizeof(inl)), 0);
+	expect_eq("SEND_WITH_IMM: bytes",
+		  differ(p.b.mem + 520 * KiB, 4 * KiB, 9003), 0);
+	expect_eq("READ: bytes", differ(p.a.mem + 256 * KiB, 16 * KiB, 9002),
+		  0);
+	expect_eq("fetch-and-add: original",
+		  *(uint64_t *)(p.a.mem + 300 * KiB), 40);
+	expect_eq("compare-and-swap: original",
+		  *(uint64_t *)(p.a.mem + 300 * KiB + 8), 42);
+	expect_eq("counter after both", *ctr, 77);
+
+	/* Abandoned: nothing reaches the wire, nothing completes. */
+	ibv_wr_start(qx);
+	qx->wr_id = 8;
+	ibv_wr_send(qx);
+	ibv_wr_set_sge(qx, p.a.mr->lkey, (uintptr_t)p.a.mem, 64);
+	ibv_wr_abort(qx);
+	qx->wr_id = 9;
+	ibv_wr_start(qx);
+	ibv_wr_rdma_write(qx, p.b.mr->rkey, (uintptr_t)p.b.mem + 700 * KiB);
+	ibv_wr_set_sge(qx, p.a.mr->lkey, (uintptr_t)p.a.mem, 64);
+	expect_eq("ibv_wr_complete after an abort", ibv_wr_complete(qx), 0);
+	expect_wcs("after the abort", p.a.scq,
+		   (struct want[]) { { 9, IBV_WC_SUCCESS } }, 1);
+	if (poll_n(p.b.rcq, &wc, 1, 0))
+		fail("the aborted SEND arrived: wr %llu", ULL(wc.wr_id));
+	expect_eq("canaries changed", canary_changed(&p.a) +
+		  canary_changed(&p.b), 0);
+out:
+	pair_free(&p);
+}
+
+/*
+ * The rereg_user_mr verb, through the uverbs command itself: librxe has
+ * no rereg_mr, so ibv_rereg_mr() stops in libibverbs on any rxe-ABI
+ * device.  Returns 0 or the errno, and the new keys in @mr.
+ */
+static int rereg_cmd(struct ibv_mr *mr, int flags, void *addr, uint64_t len,
+		     uint64_t iova, struct ibv_pd *pd, int access)
+{
+	struct ib_uverbs_rereg_mr_resp resp = { 0 };
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_rereg_mr cmd;
+	} req = {
+		.hdr = {
+			.command = IB_USER_VERBS_CMD_REREG_MR,
+			.in_words = sizeof(req) / 4,
+			.out_words = sizeof(resp) / 4,
+		},
+		.cmd = {
+			.response = (uintptr_t)&resp,
+			.mr_handle = mr->handle,
+			.flags = flags,
+			.start = (uintptr_t)addr,
+			.length = len,
+			.hca_va = iova,
+			.pd_handle = pd ? pd->handle : 0,
+			.access_flags = access,
+		},
+	};
+
+	if (write(mr->context->cmd_fd, &req, sizeof(req)) != sizeof(req))
+		return errno;
+	mr->lkey = resp.lkey;
+	mr->rkey = resp.rkey;
+	return 0;
+}
+
+/* One WRITE of 4 KiB from A to B at @raddr under @rkey, its status. */
+static enum ibv_wc_status rereg_write(struct pair *p, uint64_t wr_id,
+				      uint64_t raddr, uint32_t rkey,
+				      uint64_t seed)
+{
+	struct ibv_send_wr wr, *bad;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+
+	fill(p->a.mem, 4 * KiB, seed);
+	send_wr(&wr, &sge, wr_id, IBV_WR_RDMA_WRITE, &p->a, 0, 4 * KiB, NULL,
+		0);
+	wr.wr.rdma.remote_addr = raddr;
+	wr.wr.rdma.rkey = rkey;
+	if (ibv_post_send(p->a.qp, &wr, &bad)) {
+		fail("rereg: ibv_post_send failed");
+		return IBV_WC_GENERAL_ERR;
+	}
+	if (poll_n(p->a.scq, &wc, 1, wait_ms) != 1) {
+		fail("rereg: no completion for wr %llu", ULL(wr_id));
+		return IBV_WC_GENERAL_ERR;
+	}
+	return wc.status;
+}
+
+/*
+ * Reregistration: new pages make a new region with new keys (the old rkey
+ * is refused, the new one lands at the new iova); a new PD keeps the keys
+ * but no longer serves the old PD's QPs; new rights take effect at once.
+ * Each ends with a refused access, so each gets a fresh pair.
+ */
+static void c_rereg(void)
+{
+	const uint64_t iova = 0x10000000000ULL;
+	struct ibv_pd *pd2 = NULL;
+	uint32_t old_rkey;
+	struct cfg c;
+	struct pair p;
+
+	c = cfg_default();
+	if (pair_make(&p, &c))
+		goto out;
+	old_rkey = p.b.mr->rkey;
+	expect_eq("rereg: translation with mismatched page offsets",
+		  rereg_cmd(p.b.mr, IBV_REREG_MR_CHANGE_TRANSLATION, p.b.mem + 512 * KiB,
+			    64 * KiB, iova + 8, NULL, 0), EINVAL);
+	expect_eq("rereg: translation",
+		  rereg_cmd(p.b.mr, IBV_REREG_MR_CHANGE_TRANSLATION, p.b.mem + 512 * KiB,
+			    64 * KiB, iova, NULL, 0), 0);
+	if (p.b.mr->rkey == old_rkey)
+		fail("rereg: translation kept rkey %#x", old_rkey);
+	expect_eq("rereg: WRITE at the new iova, new rkey",
+		  rereg_write(&p, 1, iova + 4 * KiB, p.b.mr->rkey, 8101),
+		  IBV_WC_SUCCESS);
+	expect_eq("rereg: ... lands in the new pages",
+		  differ(p.b.mem + 516 * KiB, 4 * KiB, 8101), 0);
+	expect_eq("rereg: WRITE under the old rkey",
+		  rereg_write(&p, 2, (uintptr_t)p.b.mem, old_rkey, 8102),
+		  IBV_WC_REM_ACCESS_ERR);
+	pair_free(&p);
+
+	c = cfg_default();
+	if (pair_make(&p, &c))
+		goto out;
+	pd2 = ibv_alloc_pd(dev_b.ctx);
+	if (!pd2) {
+		fail("rereg: second PD: %s", strerror(errno));
+		goto out;
+	}
+	old_rkey = p.b.mr->rkey;
+	expect_eq("rereg: PD", rereg_cmd(p.b.mr, IBV_REREG_MR_CHANGE_PD, NULL, 0, 0,
+					 pd2, 0), 0);
+	expect_eq("rereg: PD keeps the rkey", p.b.mr->rkey, old_rkey);
+	expect_eq("rereg: WRITE from a QP of the old PD",
+		  rereg_write(&p, 3, (uintptr_t)p.b.mem, p.b.mr->rkey, 8103),
+		  IBV_WC_REM_ACCESS_ERR);
+	expect_eq("rereg: ... placed nothing", nonzero(p.b.mem, 4 * KiB), 0);
+	pair_free(&p);
+	ibv_dealloc_pd(pd2);
+	pd2 = NULL;
+
+	c = cfg_default();
+	if (pair_make(&p, &c))
+		goto out;
+	expect_eq("rereg: rights",
+		  rereg_cmd(p.b.mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, 0, 0, NULL,
+			    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ),
+		  0);
+	fill(p.b.mem, 4 * KiB, 8104);
+	post(&p.a, 4, IBV_WR_RDMA_READ, 8 * KiB, 4 * KiB, &p.b, 0);
+	expect_wcs("rereg: READ with remote read kept", p.a.scq,
+		   (struct want[]) { { 4, IBV_WC_SUCCESS } }, 1);
+	expect_eq("rereg: READ bytes", differ(p.a.mem + 8 * KiB, 4 * KiB, 8104),
+		  0);
+	expect_eq("rereg: WRITE without remote write",
+		  rereg_write(&p, 5, (uintptr_t)p.b.mem, p.b.mr->rkey, 8105),
+		  IBV_WC_REM_ACCESS_ERR);
+	expect_eq("rereg: ... placed nothing",
+		  differ(p.b.mem, 4 * KiB, 8104), 0);
+	expect_eq("canaries changed", canary_changed(&p.a) +
+		  canary_changed(&p.b), 0);
+out:
+	pair_free(&p);
+	if (pd2)
+		ibv_dealloc_pd(pd2);
+}
+
 /* Each transition the verbs forbid is refused with EINVAL, state unchanged. */
 static void c_transitions(void)
 {
@@ -1935,6 +2210,8 @@ static const struct {
 	{ "atomic", c_atomic },
 	{ "atomic_errors", c_atomic_errors },
 	{ "srq", c_srq },
+	{ "wr_api", c_wr_api },
+	{ "rereg", c_rereg },
 	{ "transitions", c_transitions },
 	{ "sqd", c_sqd },
 	{ "reuse", c_reuse },
