@@ -365,6 +365,7 @@ int mrc_dev_new(struct net *net, struct mrc_dev_req *req,
 	mdev->nports = nreqs;
 	xa_init_flags(&mdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC1);
+	xa_init_flags(&mdev->ahs, XA_FLAGS_ALLOC1);
 	strscpy(mdev->name, name, sizeof(mdev->name));
 	spin_lock_init(&mdev->prof_lock);
 	mdev->prof = prof;

@@ -155,6 +155,9 @@ void mrc_count(struct mrc_device *mdev, u32 plane, enum mrc_counter c,
 	       u64 n);
 int mrc_av_from_attr(struct mrc_device *mdev, struct mrc_av *av,
 		     const struct rdma_ah_attr *attr);
+int mrc_ah_av(struct mrc_device *mdev, u32 num, const struct ib_pd *pd,
+	      struct mrc_av *av);
+u32 mrc_port_mtu(struct mrc_device *mdev, u32 plane);
 int mrc_obj_get(struct mrc_device *mdev, enum mrc_obj obj);
 void mrc_obj_put(struct mrc_device *mdev, enum mrc_obj obj);
 
@@ -229,6 +232,7 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 int mrc_post_one_recv(struct mrc_queue *rq, u32 max_sge,
 		      const struct ib_recv_wr *wr);
 struct mrc_qp *mrc_qp_lookup(struct mrc_device *mdev, u32 qpn);
+struct mrc_qp *mrc_ud_qp_lookup(struct mrc_device *mdev, u32 qpn);
 void mrc_qp_error(struct mrc_qp *qp, enum mrc_qp_error why);
 void mrc_qp_flush(struct mrc_qp *qp);
 int mrc_qp_set_prepare(struct mrc_qp_set *set);
@@ -359,9 +363,10 @@ int mrc_cc_ack(struct mrc_cc *cc, u32 bytes, bool ecn, u32 rtt_us);
 void mrc_cc_penalty(struct mrc_cc *cc, u32 bytes, u8 penalty);
 u32 mrc_cc_window(const struct mrc_cc *cc, u32 mtu);
 
-/* ud.c: the GSI QP (QP1) that carries the connection manager's MADs */
+/* ud.c: UD QPs, and the GSI QP (QP1) that carries the CM's MADs */
 int mrc_ud_post_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
 		     const struct ib_send_wr **bad_wr);
+void mrc_ud_sq_run(struct mrc_qp *qp);
 void mrc_ud_work(struct work_struct *work);
 bool mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
 		struct sk_buff *skb, const struct mrc_hdrs *h);

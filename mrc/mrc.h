@@ -104,6 +104,8 @@ struct mrc_plane {
  * @qps: QPs by number, looked up under RCU by the receive path
  * @qpn_next: where the search for a free QP number starts (qp.c)
  * @mrs: MRs by key >> 8, looked up under RCU
+ * @ahs: user space's AHs by the number librxe puts in UD WQEs; read
+ *	under the xarray's lock (the core frees an AH as destroy_ah returns)
  * @mr_key: low byte of the next MR key, so a reused index gets a new key
  * @cnt: data path counters by plane
  * @dbg: debugfs directory (debugfs.c), once registered
@@ -140,6 +142,7 @@ struct mrc_device {
 	struct xarray qps;
 	u32 qpn_next;
 	struct xarray mrs;
+	struct xarray ahs;
 	atomic_t mr_key;
 	struct mrc_counters cnt[MRC_MAX_PLANES];
 	struct dentry *dbg;

@@ -112,7 +112,8 @@ static bool mrc_nl_qp_snap(struct mrc_qp *qp, u32 qpn, u32 first,
 	u32 i;
 
 	spin_lock_bh(&qp->lock);
-	if (qp->dead) {
+	/* UD QPs share the numbers; they have no EV set to show. */
+	if (qp->dead || !qp->evs) {
 		spin_unlock_bh(&qp->lock);
 		return false;
 	}

@@ -50,8 +50,6 @@
  */
 #define MRC_GID_TBL_LEN		128
 #define MRC_VENDOR_ID		0xffffff	/* none assigned */
-/* SGEs of a GSI receive WQE that take data (the MAD layer posts one). */
-#define MRC_UD_MAX_SGE		4
 
 /*
  * Queues shared with user space (queue.c): larger than any limit above

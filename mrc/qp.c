@@ -13,10 +13,24 @@
 
 #include "mrc.h"
 
-/* Under rcu_read_lock(); see mrc_destroy_qp() for why this is safe. */
+/*
+ * The RC QP @qpn.  Under rcu_read_lock(); see mrc_destroy_qp() for why this
+ * is safe.  UD QPs share the numbers but not the transport: RC packets and
+ * the controller never find one.
+ */
 struct mrc_qp *mrc_qp_lookup(struct mrc_device *mdev, u32 qpn)
 {
-	return xa_load(&mdev->qps, qpn);
+	struct mrc_qp *qp = xa_load(&mdev->qps, qpn);
+
+	return qp && qp->ibqp.qp_type == IB_QPT_RC ? qp : NULL;
+}
+
+/* The same for the UD QP @qpn, which datagrams address. */
+struct mrc_qp *mrc_ud_qp_lookup(struct mrc_device *mdev, u32 qpn)
+{
+	struct mrc_qp *qp = xa_load(&mdev->qps, qpn);
+
+	return qp && qp->ibqp.qp_type == IB_QPT_UD ? qp : NULL;
 }
 
 static u32 mrc_send_wqe_size(u32 max_sge, u32 max_inline)
@@ -31,7 +45,8 @@ static int mrc_qp_check_init(const struct ib_qp_init_attr *init)
 
 	if (init->create_flags)
 		return -EOPNOTSUPP;
-	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_GSI)
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
+	    init->qp_type != IB_QPT_GSI)
 		return -EOPNOTSUPP;
 	/* The MAD layer's receive path (ud.c) has no SRQ to take from. */
 	if (init->srq && init->qp_type != IB_QPT_RC)
@@ -231,9 +246,12 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		}
 		return 0;
 	}
-	err = mrc_ev_init(qp);
-	if (err)
-		goto err_free;
+	/* Datagrams have no EV set: each goes the way its AH says. */
+	if (init->qp_type == IB_QPT_RC) {
+		err = mrc_ev_init(qp);
+		if (err)
+			goto err_free;
+	}
 	err = xa_alloc_cyclic(&mdev->qps, &qpn, qp,
 			      XA_LIMIT(MRC_MIN_QPN, MRC_MAX_QPN),
 			      &mdev->qpn_next, GFP_KERNEL_ACCOUNT);
@@ -396,7 +414,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return -EOPNOTSUPP;
 	if (mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE | IB_QP_RATE_LIMIT))
 		return -EOPNOTSUPP;
-	if ((mask & IB_QP_QKEY) && ibqp->qp_type != IB_QPT_GSI)
+	if ((mask & IB_QP_QKEY) && ibqp->qp_type == IB_QPT_RC)
 		return -EOPNOTSUPP;
 
 	err = mrc_modify_check(qp, attr, mask);
@@ -888,7 +906,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	struct sk_buff_head out;
 	int err = 0;
 
-	if (ibqp->qp_type == IB_QPT_GSI)
+	if (ibqp->qp_type != IB_QPT_RC && !qp->is_user)
 		return mrc_ud_post_send(qp, wr, bad_wr);
 
 	__skb_queue_head_init(&out);
@@ -907,6 +925,8 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	/* For user QPs this is the doorbell: the WQEs are in the queue. */
 	if (qp->state == IB_QPS_ERR)
 		mrc_flush_sq(qp);
+	else if (ibqp->qp_type == IB_QPT_UD)
+		mrc_ud_sq_run(qp);
 	else
 		mrc_req_run(qp, &out);
 	mrc_qp_unlock_xmit(qp, &out);

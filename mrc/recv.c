@@ -142,7 +142,8 @@ static bool mrc_recv_pkt(struct mrc_device *mdev, unsigned int plane,
 		h.ce = true;
 		mrc_count(mdev, plane, MRC_CNT_RX_ECN_CE, 1);
 	}
-	if (h.opcode == MRC_OP_UD_SEND_ONLY)
+	if (h.opcode == MRC_OP_UD_SEND_ONLY ||
+	    h.opcode == MRC_OP_UD_SEND_ONLY_IMM)
 		return mrc_ud_rcv(mdev, plane, skb, &h);
 
 	qp = mrc_qp_lookup(mdev, h.dqpn);

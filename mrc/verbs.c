@@ -147,6 +147,34 @@ static int mrc_modify_device(struct ib_device *ibdev, int mask,
 	return 0;
 }
 
+/*
+ * The port's active MTU as an IB MTU: its plane netdev's, less what mrc's
+ * headers take and, once the device source-routes, SRv6's (any QP may then
+ * carry them, a two-carrier path's SRH included).  256 without a netdev.
+ */
+static enum ib_mtu mrc_port_active_mtu(struct mrc_device *mdev, u32 plane)
+{
+	struct mrc_plane *p;
+	int mtu = -1;
+
+	rcu_read_lock();
+	p = plane < MRC_MAX_PLANES ? mrc_plane_get(mdev, plane) : NULL;
+	if (p)
+		mtu = READ_ONCE(p->ndev->mtu);
+	rcu_read_unlock();
+	if (mtu < 0)
+		return IB_MTU_256;
+	if (READ_ONCE(mdev->nsrv6))
+		mtu -= MRC_SRV6_OVERHEAD(true);
+	return ib_mtu_int_to_enum(mtu - (int)MRC_PKT_OVERHEAD);
+}
+
+/* Bytes of the largest datagram over @plane (UD is one packet). */
+u32 mrc_port_mtu(struct mrc_device *mdev, u32 plane)
+{
+	return ib_mtu_enum_to_int(mrc_port_active_mtu(mdev, plane));
+}
+
 static int mrc_query_port(struct ib_device *ibdev, u32 port,
 			  struct ib_port_attr *attr)
 {
@@ -154,7 +182,6 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port,
 	struct mrc_plane *plane;
 	bool exists = false;
 	bool up = false;
-	int mtu = 0;
 
 	/* The core zeroed *attr. */
 	attr->max_mtu = IB_MTU_4096;
@@ -174,7 +201,6 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port,
 		exists = true;
 		/* With the controller's admin state, as the data path sees it. */
 		up = READ_ONCE(plane->up);
-		mtu = READ_ONCE(plane->ndev->mtu);
 	}
 	rcu_read_unlock();
 
@@ -182,14 +208,7 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port,
 	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
 				IB_PORT_PHYS_STATE_DISABLED;
 	if (exists) {
-		/*
-		 * Once the device source-routes, any QP may carry the SRv6
-		 * headers, a two-carrier path's SRH included.
-		 */
-		if (READ_ONCE(mdev->nsrv6))
-			mtu -= MRC_SRV6_OVERHEAD(true);
-		attr->active_mtu = ib_mtu_int_to_enum(mtu -
-						      (int)MRC_PKT_OVERHEAD);
+		attr->active_mtu = mrc_port_active_mtu(mdev, port - 1);
 		/*
 		 * Takes RTNL.  It fails only when the netdev is going away;
 		 * the port then keeps the defaults above.
@@ -357,17 +376,52 @@ static int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	if (err)
 		return err;
 
+	if (!udata)
+		return 0;
 	/*
-	 * ah_num 0 makes librxe copy the whole address vector into each UD
-	 * WQE instead of naming the AH; older librxe expects no response.
+	 * librxe names the AH in each UD WQE by this number: the address
+	 * vector the kernel resolved here is what a datagram uses, never one
+	 * user space wrote into the WQE.  A librxe too old to read the number
+	 * copies its own vector into WQEs; mrc refuses those (ud.c).
 	 */
-	if (udata && udata->outlen >= sizeof(struct rxe_create_ah_resp)) {
-		struct rxe_create_ah_resp resp = {};
+	err = xa_alloc(&mdev->ahs, &ah->num, ah, XA_LIMIT(1, MRC_MAX_AH),
+		       GFP_KERNEL_ACCOUNT);
+	if (!err && udata->outlen >= sizeof(struct rxe_create_ah_resp)) {
+		struct rxe_create_ah_resp resp = { .ah_num = ah->num };
 
 		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 		if (err)
-			mrc_obj_put(mdev, MRC_OBJ_AH);
+			xa_erase(&mdev->ahs, ah->num);
 	}
+	if (err) {
+		ah->num = 0;
+		mrc_obj_put(mdev, MRC_OBJ_AH);
+	}
+	return err;
+}
+
+/**
+ * mrc_ah_av() - the address vector of user AH @num, for a QP of @pd
+ * @mdev: the device
+ * @num: the number create_ah gave it
+ * @pd: the PD it must belong to
+ * @av: filled in
+ *
+ * Return: 0, -EINVAL for no such AH or one of another PD.
+ */
+int mrc_ah_av(struct mrc_device *mdev, u32 num, const struct ib_pd *pd,
+	      struct mrc_av *av)
+{
+	struct mrc_ah *ah;
+	int err = -EINVAL;
+
+	xa_lock(&mdev->ahs);
+	ah = xa_load(&mdev->ahs, num);
+	if (ah && ah->ibah.pd == pd) {
+		*av = ah->av;
+		err = 0;
+	}
+	xa_unlock(&mdev->ahs);
 	return err;
 }
 
@@ -392,6 +446,11 @@ static int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 
 static int mrc_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
+	struct mrc_ah *ah = to_mah(ibah);
+
+	/* Once out of the table, no reader holds it (mrc_ah_av()). */
+	if (ah->num)
+		xa_erase(&to_mdev(ibah->device)->ahs, ah->num);
 	mrc_obj_put(to_mdev(ibah->device), MRC_OBJ_AH);
 	return 0;
 }
@@ -404,6 +463,7 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	mrc_debugfs_del(mdev);
 	xa_destroy(&mdev->qps);
 	xa_destroy(&mdev->mrs);
+	xa_destroy(&mdev->ahs);
 	mrc_srv6_dst_flush(mdev);
 	mutex_destroy(&mdev->srv6_lock);
 	if (mdev->queued) {

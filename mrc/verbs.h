@@ -146,6 +146,7 @@ struct mrc_av {
 struct mrc_ah {
 	struct ib_ah ibah;
 	struct mrc_av av;
+	u32 num;	/* in mrc_device.ahs; 0 for kernel AHs */
 };
 
 enum mrc_mr_type {

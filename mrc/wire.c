@@ -72,6 +72,8 @@ static const u16 mrc_op_attr[MRC_OP_COUNT] = {
 	[MRC_OP_PORT_STATUS - MRC_OP_BASE]	= A_VALID | A_PSTAT,
 	[MRC_OP_UD_SEND_ONLY - MRC_OP_BASE]	= A_VALID | A_DATA | A_DETH |
 						  A_FIRST | A_LAST,
+	[MRC_OP_UD_SEND_ONLY_IMM - MRC_OP_BASE]	= A_VALID | A_DATA | A_DETH |
+						  A_FIRST | A_LAST | A_IMM,
 };
 
 static u16 mrc_attr(u8 opcode)

@@ -50,11 +50,12 @@ enum mrc_opcode {
 	MRC_OP_SEND_LAST_INV		= 0xd6,
 	MRC_OP_SEND_ONLY_INV		= 0xd7,
 	/*
-	 * Unreliable datagram, one packet, for the GSI QP (QP1) only: the
-	 * connection manager behind rdma_cm talks MADs over it.
+	 * Unreliable datagram, one packet, to a UD QP or the GSI QP (QP1):
+	 * the connection manager behind rdma_cm talks MADs over the latter.
 	 */
 	MRC_OP_UD_SEND_ONLY		= 0xd8,
-	/* 0xd9-0xdb reserved */
+	MRC_OP_UD_SEND_ONLY_IMM		= 0xd9,
+	/* 0xda-0xdb reserved */
 	MRC_OP_SACK			= 0xdc,
 	MRC_OP_NACK			= 0xdd,
 	MRC_OP_PROBE			= 0xde,
@@ -194,7 +195,7 @@ struct mrc_nack {
 	__be32	info;		/* reason-specific, else 0 */
 } __packed;
 
-/* Datagram extended transport header: UD_SEND_ONLY, after the BTH. */
+/* Datagram extended transport header: UD_SEND_ONLY(_IMM), after the BTH. */
 struct mrc_deth {
 	__be32	qkey;
 	__be32	sqpn;		/* 31..24 reserved, 23..0 source QPN */

@@ -3,7 +3,8 @@
 #
 # mrc as an RDMA provider driven by Debian's unmodified rdma-core (librxe, through
 # the rxe user ABI), between two hosts over 1 and over 8 planes: the device in
-# ibv_devices and ibv_devinfo, ibv_rc_pingpong and ibv_srq_pingpong with content checks, perftest
+# ibv_devices and ibv_devinfo, ibv_rc_pingpong, ibv_srq_pingpong and ibv_ud_pingpong with
+# content checks, udaddy (rdma_cm over UD), perftest
 # (write, write latency, send, read, atomic fetch-and-add, compare-and-swap latency), rping over rdma_cm with verification, mrc-xfer
 # in every mode with multi-packet messages and digests compared end to end, and the
 # packet counters those transfers must have moved.
@@ -12,7 +13,8 @@
 mrc_require_root
 mrc_require_mrcctl
 mrc_require_xfer
-mrc_require_cmds ibv_devices ibv_devinfo ibv_rc_pingpong ibv_srq_pingpong ib_write_bw ib_write_lat \
+mrc_require_cmds ibv_devices ibv_devinfo ibv_rc_pingpong ibv_srq_pingpong ibv_ud_pingpong udaddy \
+	ib_write_bw ib_write_lat \
 	ib_send_bw ib_read_bw ib_atomic_bw ib_atomic_lat rping rdma ss
 trap 'mrc_dev_pair_del; topo_destroy' EXIT
 mrc_unload
@@ -104,6 +106,23 @@ for planes in $plane_counts; do
 		"$(grep -oE '^[0-9]+ bytes' <<<"$srv_out"$'\n'"$cli_out" | paste -sd ' ')"
 	check "$p: ibv_srq_pingpong -q 4 -c: content valid" "" \
 		"$(grep -iE 'invalid|failed|error' <<<"$srv_out$cli_out")"
+
+	# UD QPs of applications: datagrams of 512 bytes with a GRH, checked.
+	run_pair 18518 ibv_ud_pingpong -d "$MRC_DEV1" -g "$MRC_GID1" -p 18518 -s 512 \
+		-n 50 -c -- \
+		ibv_ud_pingpong -d "$MRC_DEV2" -g "$MRC_GID2" -p 18518 -s 512 -n 50 -c \
+		10.0.0.1
+	check "$p: ibv_ud_pingpong -c: exit status" "0 0" "$srv_rc $cli_rc"
+	check "$p: ibv_ud_pingpong -c: 50 iterations" "51200 bytes 51200 bytes" \
+		"$(grep -oE '^[0-9]+ bytes' <<<"$srv_out"$'\n'"$cli_out" | paste -sd ' ')"
+	check "$p: ibv_ud_pingpong -c: content valid" "" \
+		"$(grep -iE 'invalid|failed|error' <<<"$srv_out$cli_out")"
+	# rdma_cm over UD (RDMA_PS_UDP): address and route resolution, SIDR, datagrams.
+	run_pair cm:7174 udaddy -b 10.0.0.1 -C 20 -S 256 -- \
+		udaddy -s 10.0.0.1 -C 20 -S 256
+	check "$p: udaddy (rdma_cm UD): exit status" "0 0" "$srv_rc $cli_rc"
+	check "$p: udaddy: 20 datagrams each way" "yes yes" \
+		"$(grep -q 'data transfers complete' <<<"$srv_out" && echo yes) $(grep -q 'data transfers complete' <<<"$cli_out" && echo yes)"
 
 	perf "$p" ib_write_bw -s 65536 -n 100
 	perf "$p" ib_write_lat -s 8 -n 200

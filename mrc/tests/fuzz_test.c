@@ -68,6 +68,7 @@ static const u8 known_ops[] = {
 	MRC_OP_WRITE_LAST_IMM, MRC_OP_WRITE_ONLY, MRC_OP_WRITE_ONLY_IMM,
 	MRC_OP_READ_REQ, MRC_OP_READ_RESP_FIRST, MRC_OP_READ_RESP_MIDDLE,
 	MRC_OP_READ_RESP_LAST, MRC_OP_READ_RESP_ONLY, MRC_OP_UD_SEND_ONLY,
+	MRC_OP_UD_SEND_ONLY_IMM,
 	MRC_OP_SACK, MRC_OP_NACK, MRC_OP_PROBE, MRC_OP_PORT_STATUS,
 	MRC_OP_SEND_LAST_INV, MRC_OP_SEND_ONLY_INV, MRC_OP_ATOMIC_ACK,
 	MRC_OP_CMP_SWAP, MRC_OP_FETCH_ADD,
@@ -192,10 +193,13 @@ static void fuzz_valid_hdrs(struct rnd_state *rnd, struct mrc_hdrs *h)
 		h->payload_len = pay;
 		h->va = first || only ? 0 : more;
 		h->dma_len = h->va + pay + (last ? 0 : more);
-	} else if (op == MRC_OP_UD_SEND_ONLY) {
+	} else if (op == MRC_OP_UD_SEND_ONLY ||
+		   op == MRC_OP_UD_SEND_ONLY_IMM) {
 		h->payload_len = pay;
 		h->qkey = rnd32(rnd);
 		h->src_qpn = rnd32(rnd) & MRC_PSN_MASK;
+		if (op == MRC_OP_UD_SEND_ONLY_IMM)
+			h->imm = rnd32(rnd);
 	} else if (op == MRC_OP_SACK) {
 		h->sack.cum_psn = rnd32(rnd) & MRC_PSN_MASK;
 		h->sack.sack_psn = (h->sack.cum_psn + rnd_below(rnd, 128)) & MRC_PSN_MASK;

@@ -484,6 +484,45 @@ static void round_trip_every_opcode(struct kunit *test)
 	}
 }
 
+/* Datagrams: the DETH, then the immediate data of UD_SEND_ONLY_IMM only. */
+static void ud_round_trip(struct kunit *test)
+{
+	static const u8 ops[] = { MRC_OP_UD_SEND_ONLY,
+				  MRC_OP_UD_SEND_ONLY_IMM };
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, mrc_wire_hdr_len(MRC_OP_UD_SEND_ONLY, 0), 24);
+	KUNIT_EXPECT_EQ(test, mrc_wire_hdr_len(MRC_OP_UD_SEND_ONLY_IMM, 0), 28);
+	KUNIT_EXPECT_EQ(test, mrc_wire_hdr_len(0xda, 0), -EPROTO);
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		struct mrc_hdrs h = {
+			.opcode = ops[i],
+			.dqpn = 0x123456,
+			.ev = 0x77,
+			.qkey = 0x80000011,
+			.src_qpn = 0x654321,
+			.imm = ops[i] == MRC_OP_UD_SEND_ONLY_IMM ? 0xfeedf00d : 0,
+			.payload_len = 33,
+		}, out;
+		size_t len;
+		u8 *pkt;
+
+		KUNIT_ASSERT_EQ(test, mrc_wire_check(&h), 0);
+		pkt = build_pkt(test, &h, &len);
+		h.hdr_len = mrc_wire_hdr_len(h.opcode, 0);
+		KUNIT_EXPECT_EQ(test, mrc_wire_decode(pkt, len, &out), 0);
+		expect_hdrs_eq(test, &out, &h, "UD round trip");
+	}
+	/* Immediate data in a datagram without room for it. */
+	{
+		struct mrc_hdrs h = {
+			.opcode = MRC_OP_UD_SEND_ONLY, .src_qpn = 1, .imm = 1,
+		};
+
+		KUNIT_EXPECT_EQ(test, mrc_wire_check(&h), -EBADMSG);
+	}
+}
+
 /* Every sample checks as valid, so the round trip above covers them all. */
 static void samples_are_valid(struct kunit *test)
 {
@@ -890,6 +929,7 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(decode_matches_test_vectors),
 	KUNIT_CASE(samples_are_valid),
 	KUNIT_CASE(round_trip_every_opcode),
+	KUNIT_CASE(ud_round_trip),
 	KUNIT_CASE(truncated_packets_rejected_at_every_length),
 	KUNIT_CASE(decode_hdrs_reads_only_header_bytes),
 	KUNIT_CASE(icrc_catches_every_single_bit_flip),

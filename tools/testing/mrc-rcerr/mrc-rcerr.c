@@ -1584,6 +1584,242 @@ out:
 		ibv_dealloc_pd(pd2);
 }
 
+#define UD_QKEY		0x11111111
+#define UD_GRH		40
+
+/* One side of the UD case: a UD QP on its own PD, CQs and 64 KiB MR. */
+struct ud_end {
+	struct dev *d;
+	struct ibv_pd *pd;
+	struct ibv_cq *scq, *rcq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	uint8_t *mem;
+};
+
+static int ud_make(struct ud_end *u, struct dev *d)
+{
+	struct ibv_qp_init_attr qia = {
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = UD_QKEY,
+	};
+
+	memset(u, 0, sizeof(*u));
+	u->d = d;
+	u->mem = calloc(1, 64 * KiB);
+	u->pd = u->mem ? ibv_alloc_pd(d->ctx) : NULL;
+	u->scq = u->pd ? ibv_create_cq(d->ctx, 32, NULL, NULL, 0) : NULL;
+	u->rcq = u->scq ? ibv_create_cq(d->ctx, 32, NULL, NULL, 0) : NULL;
+	u->mr = u->rcq ? ibv_reg_mr(u->pd, u->mem, 64 * KiB,
+				    IBV_ACCESS_LOCAL_WRITE) : NULL;
+	qia.send_cq = u->scq;
+	qia.recv_cq = u->rcq;
+	u->qp = u->mr ? ibv_create_qp(u->pd, &qia) : NULL;
+	if (!u->qp) {
+		fail("%s: UD QP: %s", d->name, strerror(errno));
+		return -1;
+	}
+	if (ibv_modify_qp(u->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_QKEY)) {
+		fail("%s: UD QP to INIT", d->name);
+		return -1;
+	}
+	a.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(u->qp, &a, IBV_QP_STATE)) {
+		fail("%s: UD QP to RTR", d->name);
+		return -1;
+	}
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = 0;
+	if (ibv_modify_qp(u->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN)) {
+		fail("%s: UD QP to RTS", d->name);
+		return -1;
+	}
+	return 0;
+}
+
+static void ud_free(struct ud_end *u)
+{
+	if (u->qp)
+		ibv_destroy_qp(u->qp);
+	if (u->mr)
+		ibv_dereg_mr(u->mr);
+	if (u->rcq)
+		ibv_destroy_cq(u->rcq);
+	if (u->scq)
+		ibv_destroy_cq(u->scq);
+	if (u->pd)
+		ibv_dealloc_pd(u->pd);
+	free(u->mem);
+	memset(u, 0, sizeof(*u));
+}
+
+static struct ibv_ah *ud_ah(struct ibv_pd *pd, const struct dev *from,
+			    const struct dev *to)
+{
+	struct ibv_ah_attr a = { .is_global = 1, .port_num = 1 };
+
+	a.grh.dgid = to->gid;
+	a.grh.sgid_index = from->gid_idx;
+	a.grh.hop_limit = 64;
+	return ibv_create_ah(pd, &a);
+}
+
+/* A datagram of @len bytes of @u's MR at @off, seeded @seed; 0 or errno. */
+static int ud_send(struct ud_end *u, struct ibv_ah *ah, uint32_t qpn,
+		   uint32_t qkey, uint64_t wr_id, uint32_t off, uint32_t len,
+		   uint64_t seed, bool imm)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)u->mem + off, .length = len,
+		.lkey = u->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1,
+		.opcode = imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+		.imm_data = htonl(0xfeed),
+	}, *bad;
+
+	fill(u->mem + off, len, seed);
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = qpn;
+	wr.wr.ud.remote_qkey = qkey;
+	return ibv_post_send(u->qp, &wr, &bad);
+}
+
+/* The next completion of @cq, which must come; its status, or -1. */
+static int ud_wc(struct ibv_cq *cq, struct ibv_wc *wc, const char *what)
+{
+	if (poll_n(cq, wc, 1, wait_ms) != 1) {
+		fail("%s: no completion", what);
+		return -1;
+	}
+	return wc->status;
+}
+
+/*
+ * UD QPs of applications: a datagram, and one with immediate data, reach
+ * the QP named behind a 40-byte GRH, with the sender's QPN; one under
+ * another Q_Key is dropped (the next one is the next completion); one
+ * longer than the port's MTU, or naming an AH of another PD, completes in
+ * error at the sender, whose QP fails.
+ */
+static void c_ud(void)
+{
+	struct ud_end a, b;
+	struct ibv_ah *ah = NULL, *ah_other = NULL;
+	struct ibv_pd *pd_other = NULL;
+	struct ibv_wc wc;
+	int i;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	if (ud_make(&a, &dev_a) || ud_make(&b, &dev_b))
+		goto out;
+	ah = ud_ah(a.pd, &dev_a, &dev_b);
+	if (!ah) {
+		fail("ibv_create_ah: %s", strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < 4; i++) {
+		struct ibv_sge sge = {
+			.addr = (uintptr_t)b.mem + i * 2 * KiB,
+			.length = UD_GRH + KiB, .lkey = b.mr->lkey,
+		};
+		struct ibv_recv_wr wr = { .wr_id = 10 + i, .sg_list = &sge,
+					  .num_sge = 1 }, *bad;
+
+		if (ibv_post_recv(b.qp, &wr, &bad))
+			fail("UD ibv_post_recv %d", i);
+	}
+
+	expect_eq("UD SEND posted", ud_send(&a, ah, b.qp->qp_num, UD_QKEY, 1,
+					    0, 512, 4001, false), 0);
+	expect_eq("UD SEND: sender", ud_wc(a.scq, &wc, "UD SEND"),
+		  IBV_WC_SUCCESS);
+	expect_eq("UD SEND: receiver", ud_wc(b.rcq, &wc, "UD SEND"),
+		  IBV_WC_SUCCESS);
+	expect_eq("UD SEND: wr_id", wc.wr_id, 10);
+	expect_eq("UD SEND: byte_len", wc.byte_len, UD_GRH + 512);
+	expect_eq("UD SEND: src_qp", wc.src_qp, a.qp->qp_num);
+	expect_eq("UD SEND: GRH flag", !!(wc.wc_flags & IBV_WC_GRH), 1);
+	expect_eq("UD SEND: no immediate", !!(wc.wc_flags & IBV_WC_WITH_IMM),
+		  0);
+	expect_eq("UD SEND: bytes", differ(b.mem + UD_GRH, 512, 4001), 0);
+
+	expect_eq("UD SEND_WITH_IMM posted",
+		  ud_send(&a, ah, b.qp->qp_num, UD_QKEY, 2, KiB, 100, 4002,
+			  true), 0);
+	expect_eq("UD SEND_WITH_IMM: sender", ud_wc(a.scq, &wc, "UD IMM"),
+		  IBV_WC_SUCCESS);
+	expect_eq("UD SEND_WITH_IMM: receiver", ud_wc(b.rcq, &wc, "UD IMM"),
+		  IBV_WC_SUCCESS);
+	expect_eq("UD SEND_WITH_IMM: wr_id", wc.wr_id, 11);
+	expect_eq("UD SEND_WITH_IMM: byte_len", wc.byte_len, UD_GRH + 100);
+	expect_eq("UD SEND_WITH_IMM: immediate",
+		  (wc.wc_flags & IBV_WC_WITH_IMM) ? ntohl(wc.imm_data) : 0,
+		  0xfeed);
+	expect_eq("UD SEND_WITH_IMM: bytes",
+		  differ(b.mem + 2 * KiB + UD_GRH, 100, 4002), 0);
+
+	/* Another Q_Key: dropped, so the next datagram takes WQE 12. */
+	ud_send(&a, ah, b.qp->qp_num, 0x2222, 3, 0, 64, 4003, false);
+	expect_eq("UD wrong Q_Key: sender", ud_wc(a.scq, &wc, "UD Q_Key"),
+		  IBV_WC_SUCCESS);
+	ud_send(&a, ah, b.qp->qp_num, UD_QKEY, 4, 2 * KiB, 64, 4004, false);
+	expect_eq("UD after a wrong Q_Key: sender",
+		  ud_wc(a.scq, &wc, "UD after"), IBV_WC_SUCCESS);
+	expect_eq("UD after a wrong Q_Key: receiver",
+		  ud_wc(b.rcq, &wc, "UD after"), IBV_WC_SUCCESS);
+	expect_eq("UD after a wrong Q_Key: the next WQE", wc.wr_id, 12);
+	expect_eq("UD after a wrong Q_Key: its bytes",
+		  differ(b.mem + 4 * KiB + UD_GRH, 64, 4004), 0);
+
+	/* An AH of another PD: refused at the sender. */
+	pd_other = ibv_alloc_pd(dev_a.ctx);
+	ah_other = pd_other ? ud_ah(pd_other, &dev_a, &dev_b) : NULL;
+	if (!ah_other) {
+		fail("second PD and AH: %s", strerror(errno));
+		goto out;
+	}
+	ud_send(&a, ah_other, b.qp->qp_num, UD_QKEY, 5, 0, 64, 4005, false);
+	expect_eq("UD AH of another PD: sender",
+		  ud_wc(a.scq, &wc, "UD other PD"), IBV_WC_LOC_QP_OP_ERR);
+	expect_state("UD AH of another PD", a.qp, IBV_QPS_ERR);
+	ibv_destroy_ah(ah);
+	ah = NULL;
+	ud_free(&a);
+
+	/* Longer than the port MTU (1024 at most on these planes). */
+	if (ud_make(&a, &dev_a))
+		goto out;
+	ah = ud_ah(a.pd, &dev_a, &dev_b);
+	if (!ah) {
+		fail("ibv_create_ah: %s", strerror(errno));
+		goto out;
+	}
+	ud_send(&a, ah, b.qp->qp_num, UD_QKEY, 6, 0, 8 * KiB, 4006, false);
+	expect_eq("UD longer than the MTU: sender",
+		  ud_wc(a.scq, &wc, "UD long"), IBV_WC_LOC_LEN_ERR);
+	expect_state("UD longer than the MTU", a.qp, IBV_QPS_ERR);
+	if (poll_n(b.rcq, &wc, 1, 0))
+		fail("UD: an unexpected datagram: wr %llu", ULL(wc.wr_id));
+out:
+	if (ah)
+		ibv_destroy_ah(ah);
+	if (ah_other)
+		ibv_destroy_ah(ah_other);
+	if (pd_other)
+		ibv_dealloc_pd(pd_other);
+	ud_free(&a);
+	ud_free(&b);
+}
+
 /* Each transition the verbs forbid is refused with EINVAL, state unchanged. */
 static void c_transitions(void)
 {
@@ -2212,6 +2448,7 @@ static const struct {
 	{ "srq", c_srq },
 	{ "wr_api", c_wr_api },
 	{ "rereg", c_rereg },
+	{ "ud", c_ud },
 	{ "transitions", c_transitions },
 	{ "sqd", c_sqd },
 	{ "reuse", c_reuse },
