@@ -263,6 +263,7 @@ static int mrc_xmit4(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
 		if (dc)
 			dst_cache_set_ip4(dc, &rt->dst, saddr);
 	}
+	/* skb->dev is NULL (mrc_net_pkt()): no device's statistics, as below. */
 	udp_tunnel_xmit_skb(rt, sk, skb, saddr, av->daddr.v4, mrc_net_tos(av),
 			    av->hop_limit ?: ip4_dst_hoplimit(&rt->dst), 0,
 			    mrc_net_sport(ev), htons(mrc_udp_port), false, true);
@@ -286,7 +287,13 @@ static int mrc_xmit6(const struct mrc_av *av, struct dst_cache *dc, u32 ev,
 		if (dc)
 			dst_cache_set_ip6(dc, dst, &saddr);
 	}
-	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &saddr, &daddr,
+	/*
+	 * No device for the tunnel's statistics: they go to a tunnel
+	 * device's pcpu_sw_netstats, and the plane's netdev (veth, lo) keeps
+	 * smaller per-CPU counters, past whose end they would be written.
+	 * mrc counts its packets itself.
+	 */
+	udp_tunnel6_xmit_skb(dst, sk, skb, NULL, &saddr, &daddr,
 			     mrc_net_tos(av),
 			     av->hop_limit ?: ip6_dst_hoplimit(dst),
 			     htonl(label), mrc_net_sport(ev),
