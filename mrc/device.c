@@ -26,6 +26,8 @@ static unsigned int mrc_net_id __read_mostly;
  * normal path, and that should not be logged as if the planes had vanished.
  */
 static bool mrc_unloading;
+/* The AH table's lock; see mrc_dev_new(). */
+static struct lock_class_key mrc_ahs_lock_key;
 
 struct mrc_net *mrc_net(const struct net *net)
 {
@@ -365,7 +367,14 @@ int mrc_dev_new(struct net *net, struct mrc_dev_req *req,
 	mdev->nports = nreqs;
 	xa_init_flags(&mdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC1);
-	xa_init_flags(&mdev->ahs, XA_FLAGS_ALLOC1);
+	/*
+	 * Read under a QP's lock, which the receive path takes in softirq:
+	 * bottom halves off wherever it is taken, and a class of its own
+	 * (every xarray's lock is one class otherwise, the MRs' taken with
+	 * bottom halves on).
+	 */
+	xa_init_flags(&mdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
+	lockdep_set_class(&mdev->ahs.xa_lock, &mrc_ahs_lock_key);
 	strscpy(mdev->name, name, sizeof(mdev->name));
 	spin_lock_init(&mdev->prof_lock);
 	mdev->prof = prof;

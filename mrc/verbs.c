@@ -415,13 +415,13 @@ int mrc_ah_av(struct mrc_device *mdev, u32 num, const struct ib_pd *pd,
 	struct mrc_ah *ah;
 	int err = -EINVAL;
 
-	xa_lock(&mdev->ahs);
+	xa_lock_bh(&mdev->ahs);
 	ah = xa_load(&mdev->ahs, num);
 	if (ah && ah->ibah.pd == pd) {
 		*av = ah->av;
 		err = 0;
 	}
-	xa_unlock(&mdev->ahs);
+	xa_unlock_bh(&mdev->ahs);
 	return err;
 }
 

@@ -6,7 +6,8 @@
 # "Loopback"). Part 1: one mrc device over two planes, server and client QPs
 # on it, over IPv4 and IPv6: every opcode verified end to end, every packet
 # through the loopback device (rx_loopback), both planes carrying the spray,
-# nothing lost, rping over rdma_cm, atomics from four QPs, two QPs on an SRQ.
+# nothing lost, rping over rdma_cm, atomics from four QPs, two QPs on an SRQ,
+# UD datagrams.
 # Part 2: two devices of one namespace, each over two planes of its own (veth
 # pairs with both ends in the namespace), the server on one, the client on the
 # other: packets for the second device's addresses arrive on lo and reach that
@@ -143,13 +144,14 @@ check "rping -V to this host (rdma_cm): exit status" "0 0" "$srv_rc $cli_rc"
 check "rping -V to this host: no data mismatch" "" "$(grep -i mismatch <<<"$cli_out")"
 
 # Atomics between QPs of the device: four QPs' fetch-and-adds on one counter
-# each run once, compare-and-swap swaps on a match only; and two QPs on one
-# SRQ, its limit event and RNR when it runs dry (mrc-rcerr's cases).
+# each run once, compare-and-swap swaps on a match only; two QPs on one SRQ,
+# its limit event and RNR when it runs dry; datagrams between UD QPs, with
+# immediate data, a wrong Q_Key dropped (mrc-rcerr's cases).
 out=$(ip netns exec "$H1" timeout "$MRC_TOOL_TIMEOUT" "$MRC_RCERR" -a "$DEVL" -A "$gid4" \
-	-b "$DEVL" -B "$gid4" atomic srq 2>&1)
+	-b "$DEVL" -B "$gid4" atomic srq ud 2>&1)
 rc=$?
-check "one device: atomics from four QPs on one counter, SRQ (mrc-rcerr atomic srq)" \
-	"0 ok 1 - atomic|ok 2 - srq" \
+check "one device: atomics from four QPs on one counter, SRQ, UD (mrc-rcerr atomic srq ud)" \
+	"0 ok 1 - atomic|ok 2 - srq|ok 3 - ud" \
 	"$rc $(grep -E '^(not )?ok ' <<<"$out" | sed 's/ (.*//' | paste -sd '|')"
 [ "$rc" = 0 ] || printf '# %s\n' "$(tail -n 6 <<<"$out" | paste -sd '|')"
 "$MRCCTL" -n "$H1" dev del "$DEVL"
