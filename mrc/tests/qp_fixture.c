@@ -364,7 +364,8 @@ void tf_req_run(struct tf *f)
 	spin_unlock_bh(&f->qp->lock);
 }
 
-int tf_post_recv(struct tf *f, u64 wr_id, u64 off, u32 len)
+/* A receive WQE of MR bytes [@off, +@len) to the QP's RQ or its SRQ. */
+static int tf_post_rwqe(struct tf *f, bool srq, u64 wr_id, u64 off, u32 len)
 {
 	struct ib_sge sge = {
 		.addr = TF_MR_IOVA + off,
@@ -378,24 +379,19 @@ int tf_post_recv(struct tf *f, u64 wr_id, u64 off, u32 len)
 	};
 	const struct ib_recv_wr *bad = NULL;
 
+	if (srq)
+		return mrc_post_srq_recv(&f->srq->ibsrq, &wr, &bad);
 	return mrc_post_recv(&f->qp->ibqp, &wr, &bad);
+}
+
+int tf_post_recv(struct tf *f, u64 wr_id, u64 off, u32 len)
+{
+	return tf_post_rwqe(f, false, wr_id, off, len);
 }
 
 int tf_post_srq_recv(struct tf *f, u64 wr_id, u64 off, u32 len)
 {
-	struct ib_sge sge = {
-		.addr = TF_MR_IOVA + off,
-		.length = len,
-		.lkey = TF_MR_KEY,
-	};
-	struct ib_recv_wr wr = {
-		.wr_id = wr_id,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
-	const struct ib_recv_wr *bad = NULL;
-
-	return mrc_post_srq_recv(&f->srq->ibsrq, &wr, &bad);
+	return tf_post_rwqe(f, true, wr_id, off, len);
 }
 
 int tf_poll(struct tf *f, struct mrc_cq *cq, struct ib_wc *wc, int n)
