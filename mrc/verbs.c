@@ -384,14 +384,14 @@ static int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	 * user space wrote into the WQE.  A librxe too old to read the number
 	 * copies its own vector into WQEs; mrc refuses those (ud.c).
 	 */
-	err = xa_alloc(&mdev->ahs, &ah->num, ah, XA_LIMIT(1, MRC_MAX_AH),
-		       GFP_KERNEL_ACCOUNT);
+	err = xa_alloc_bh(&mdev->ahs, &ah->num, ah, XA_LIMIT(1, MRC_MAX_AH),
+			  GFP_KERNEL_ACCOUNT);
 	if (!err && udata->outlen >= sizeof(struct rxe_create_ah_resp)) {
 		struct rxe_create_ah_resp resp = { .ah_num = ah->num };
 
 		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 		if (err)
-			xa_erase(&mdev->ahs, ah->num);
+			xa_erase_bh(&mdev->ahs, ah->num);
 	}
 	if (err) {
 		ah->num = 0;
@@ -450,7 +450,7 @@ static int mrc_destroy_ah(struct ib_ah *ibah, u32 flags)
 
 	/* Once out of the table, no reader holds it (mrc_ah_av()). */
 	if (ah->num)
-		xa_erase(&to_mdev(ibah->device)->ahs, ah->num);
+		xa_erase_bh(&to_mdev(ibah->device)->ahs, ah->num);
 	mrc_obj_put(to_mdev(ibah->device), MRC_OBJ_AH);
 	return 0;
 }
