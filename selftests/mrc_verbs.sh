@@ -4,7 +4,7 @@
 # mrc as an RDMA provider driven by Debian's unmodified rdma-core (librxe, through
 # the rxe user ABI), between two hosts over 1 and over 8 planes: the device in
 # ibv_devices and ibv_devinfo, ibv_rc_pingpong, ibv_srq_pingpong and ibv_ud_pingpong with
-# content checks, udaddy (rdma_cm over UD), perftest
+# content checks, udaddy (rdma_cm over UD), rdma_server/rdma_client and ucmatose, perftest
 # (write, write latency, send, read, atomic fetch-and-add, compare-and-swap latency), rping over rdma_cm with verification, mrc-xfer
 # in every mode with multi-packet messages and digests compared end to end, and the
 # packet counters those transfers must have moved.
@@ -14,7 +14,7 @@ mrc_require_root
 mrc_require_mrcctl
 mrc_require_xfer
 mrc_require_cmds ibv_devices ibv_devinfo ibv_rc_pingpong ibv_srq_pingpong ibv_ud_pingpong udaddy \
-	ib_write_bw ib_write_lat \
+	rdma_server rdma_client ucmatose ib_write_bw ib_write_lat \
 	ib_send_bw ib_read_bw ib_atomic_bw ib_atomic_lat rping rdma ss
 trap 'mrc_dev_pair_del; topo_destroy' EXIT
 mrc_unload
@@ -136,6 +136,19 @@ for planes in $plane_counts; do
 		udaddy -s 10.0.0.1 -C 20 -S 256
 	check "$p: udaddy (rdma_cm UD): exit status" "0 0" "$srv_rc $cli_rc"
 	check "$p: udaddy: 20 datagrams each way" "yes yes" \
+		"$(grep -q 'data transfers complete' <<<"$srv_out" && echo yes) $(grep -q 'data transfers complete' <<<"$cli_out" && echo yes)"
+
+	# rdma-core's own rdma_cm examples, unmodified: one SEND each way
+	# (rdma_server/rdma_client, rdma_create_ep()), and ucmatose's four
+	# connections of 50 messages each.
+	run_pair cm:7471 rdma_server -s 10.0.0.1 -p 7471 -- rdma_client -s 10.0.0.1 -p 7471
+	check "$p: rdma_server/rdma_client: exit status" "0 0" "$srv_rc $cli_rc"
+	check "$p: rdma_server/rdma_client: both ended with 0" "yes yes" \
+		"$(grep -q 'end 0' <<<"$srv_out" && echo yes) $(grep -q 'end 0' <<<"$cli_out" && echo yes)"
+	run_pair cm:7472 ucmatose -b 10.0.0.1 -p 7472 -c 4 -C 50 -S 512 -- \
+		ucmatose -s 10.0.0.1 -p 7472 -c 4 -C 50 -S 512
+	check "$p: ucmatose -c 4 -C 50: exit status" "0 0" "$srv_rc $cli_rc"
+	check "$p: ucmatose: every connection's data transferred" "yes yes" \
 		"$(grep -q 'data transfers complete' <<<"$srv_out" && echo yes) $(grep -q 'data transfers complete' <<<"$cli_out" && echo yes)"
 
 	perf "$p" ib_write_bw -s 65536 -n 100
