@@ -235,6 +235,7 @@ struct mrc_qp *mrc_qp_lookup(struct mrc_device *mdev, u32 qpn);
 struct mrc_qp *mrc_ud_qp_lookup(struct mrc_device *mdev, u32 qpn);
 void mrc_qp_error(struct mrc_qp *qp, enum mrc_qp_error why);
 void mrc_qp_flush(struct mrc_qp *qp);
+void mrc_flush_sq(struct mrc_qp *qp);
 int mrc_qp_set_prepare(struct mrc_qp_set *set);
 int mrc_qp_set_apply(struct mrc_qp *qp, struct mrc_qp_set *set,
 		     struct netlink_ext_ack *extack);
@@ -366,7 +367,7 @@ u32 mrc_cc_window(const struct mrc_cc *cc, u32 mtu);
 /* ud.c: UD QPs, and the GSI QP (QP1) that carries the CM's MADs */
 int mrc_ud_post_send(struct mrc_qp *qp, const struct ib_send_wr *wr,
 		     const struct ib_send_wr **bad_wr);
-void mrc_ud_sq_run(struct mrc_qp *qp);
+void mrc_ud_doorbell(struct mrc_qp *qp);
 void mrc_ud_work(struct work_struct *work);
 bool mrc_ud_rcv(struct mrc_device *mdev, unsigned int plane,
 		struct sk_buff *skb, const struct mrc_hdrs *h);

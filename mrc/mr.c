@@ -409,9 +409,10 @@ err_free:
  * @udata: the verb's user data
  *
  * A new PD or new rights take effect in place (the core moves ibmr.pd once
- * this returns) and keep the keys.  New pages make a new region, with new
- * keys, which the core puts in the old one's place and destroys the old
- * one: a packet in flight uses either, never a mix.
+ * this returns) and keep the keys.  New pages, or write access to pages
+ * pinned for reading, make a new region, with new keys, which the core
+ * puts in the old one's place and destroys the old one: a packet in
+ * flight uses either, never a mix.
  *
  * Return: NULL when changed in place, the new region, or an ERR_PTR().
  */
@@ -434,6 +435,14 @@ struct ib_mr *mrc_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 	if (flags & IB_MR_REREG_TRANS)
 		return mrc_reg_user_mr(flags & IB_MR_REREG_PD ? pd : ibmr->pd,
 				       start, length, iova, access, udata);
+	/*
+	 * Pages pinned for reading are not dirtied when they are released:
+	 * writing to them needs a pin for writing, so a new registration.
+	 */
+	if (ib_access_writable(access) && !mr->umem->writable)
+		return mrc_reg_user_mr(flags & IB_MR_REREG_PD ? pd : ibmr->pd,
+				       mr->umem->address, mr->umem->length,
+				       mr->iova, access, udata);
 	/*
 	 * Checks in softirq read the rights once per access: an access
 	 * sees the old ones or the new ones.

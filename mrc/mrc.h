@@ -106,6 +106,7 @@ struct mrc_plane {
  * @mrs: MRs by key >> 8, looked up under RCU
  * @ahs: user space's AHs by the number librxe puts in UD WQEs; read
  *	under the xarray's lock (the core frees an AH as destroy_ah returns)
+ * @ah_next: where the search for a free AH number starts
  * @mr_key: low byte of the next MR key, so a reused index gets a new key
  * @cnt: data path counters by plane
  * @dbg: debugfs directory (debugfs.c), once registered
@@ -143,6 +144,7 @@ struct mrc_device {
 	u32 qpn_next;
 	struct xarray mrs;
 	struct xarray ahs;
+	u32 ah_next;
 	atomic_t mr_key;
 	struct mrc_counters cnt[MRC_MAX_PLANES];
 	struct dentry *dbg;

@@ -40,6 +40,8 @@
  * further ahead waits for its retransmission, as one that finds no WQE.
  */
 #define MRC_SRQ_CLAIMS		1024
+/* Datagrams a user UD QP's doorbell builds before it sends them. */
+#define MRC_UD_BATCH		64
 #define MRC_MAX_RD_ATOM		128		/* outstanding READs per QP */
 /* An echoed timestamp older than this is no RTT sample, nor a probe's answer. */
 #define MRC_ECHO_MAX_NS		(10ULL * NSEC_PER_SEC)

@@ -362,6 +362,23 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	mrc_resp_reset(qp);
 }
 
+/*
+ * A QP of an SRQ has just entered the error state: its consumer may take
+ * it off the SRQ, nothing more comes from it (IBA 11.6.3.4, "Last WQE
+ * Reached").  Once per entry, not per flush.
+ */
+static void mrc_qp_last_wqe(struct mrc_qp *qp)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_QP_LAST_WQE_REACHED,
+	};
+
+	if (qp->ibqp.srq && qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
 static int mrc_modify_check(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 			    int mask)
 {
@@ -416,6 +433,13 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return -EOPNOTSUPP;
 	if ((mask & IB_QP_QKEY) && ibqp->qp_type == IB_QPT_RC)
 		return -EOPNOTSUPP;
+	/*
+	 * A controlled Q_Key (high bit set; QP1's is one) lets a UD QP talk
+	 * to GSI QPs: privileged, as Linux requires from 6.5 on.
+	 */
+	if ((mask & IB_QP_QKEY) && (attr->qkey & 0x80000000) && udata &&
+	    !capable(CAP_NET_RAW))
+		return -EPERM;
 
 	err = mrc_modify_check(qp, attr, mask);
 	if (err)
@@ -522,6 +546,8 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		/* WQEs user space queued before RTS go now, not at the next doorbell. */
 		else if (next == IB_QPS_RTS && ibqp->qp_type == IB_QPT_RC)
 			mrc_req_run(qp, &out);
+		if (next == IB_QPS_ERR && cur != IB_QPS_ERR)
+			mrc_qp_last_wqe(qp);
 		/* The peer hears of planes that were down before it connected. */
 		if (next == IB_QPS_RTS && cur != IB_QPS_RTS && qp->evs) {
 			u32 down, seq = mrc_dev_pstat(qp->mdev, &down);
@@ -672,7 +698,7 @@ int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
  * Flushing: every WQE still queued completes with IB_WC_WR_FLUSH_ERR, as
  * verbs requires of a QP in the error state.  Under qp->lock.
  */
-static void mrc_flush_sq(struct mrc_qp *qp)
+void mrc_flush_sq(struct mrc_qp *qp)
 {
 	u32 idx = qp->sq.index, prod = mrc_queue_load_producer(&qp->sq);
 	struct mrc_cq *cq = to_mcq(qp->ibqp.send_cq);
@@ -768,19 +794,6 @@ void mrc_qp_flush(struct mrc_qp *qp)
 	del_timer(&qp->rtx_timer);
 	mrc_flush_sq(qp);
 	mrc_flush_rq(qp);
-	/*
-	 * Its consumer may now take the QP off the SRQ: nothing more comes
-	 * from it (IBA 11.6.3.4 "Last WQE Reached").
-	 */
-	if (qp->ibqp.srq && qp->ibqp.event_handler) {
-		struct ib_event ev = {
-			.device = qp->ibqp.device,
-			.element.qp = &qp->ibqp,
-			.event = IB_EVENT_QP_LAST_WQE_REACHED,
-		};
-
-		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
-	}
 }
 
 /**
@@ -809,6 +822,7 @@ void mrc_qp_error(struct mrc_qp *qp, enum mrc_qp_error why)
 
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 	}
+	mrc_qp_last_wqe(qp);
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_qp_error);
 
@@ -906,7 +920,11 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	struct sk_buff_head out;
 	int err = 0;
 
-	if (ibqp->qp_type != IB_QPT_RC && !qp->is_user)
+	if (ibqp->qp_type == IB_QPT_UD && qp->is_user) {
+		mrc_ud_doorbell(qp);
+		return 0;
+	}
+	if (ibqp->qp_type != IB_QPT_RC)
 		return mrc_ud_post_send(qp, wr, bad_wr);
 
 	__skb_queue_head_init(&out);
@@ -925,8 +943,6 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	/* For user QPs this is the doorbell: the WQEs are in the queue. */
 	if (qp->state == IB_QPS_ERR)
 		mrc_flush_sq(qp);
-	else if (ibqp->qp_type == IB_QPT_UD)
-		mrc_ud_sq_run(qp);
 	else
 		mrc_req_run(qp, &out);
 	mrc_qp_unlock_xmit(qp, &out);

@@ -36,20 +36,25 @@ static struct mrc_ud_cb *mrc_ud_cb(struct sk_buff *skb)
  * The MAD layer posts sends with interrupts disabled (under its send queue
  * lock), where the IP stack may not be entered; a work item sends them.
  */
+/* Send one sealed datagram to the AV its cb holds.  BHs may be on. */
+static void mrc_ud_send_one(struct mrc_device *mdev, struct sk_buff *skb)
+{
+	struct mrc_av av = mrc_ud_cb(skb)->av;
+	struct sk_buff_head one;
+
+	__skb_queue_head_init(&one);
+	memset(skb->cb, 0, sizeof(skb->cb));
+	__skb_queue_tail(&one, skb);
+	mrc_net_send(mdev, &av, NULL, MRC_UD_EV, &one);
+}
+
 void mrc_ud_work(struct work_struct *work)
 {
 	struct mrc_qp *qp = container_of(work, struct mrc_qp, ud_work);
-	struct sk_buff_head one;
 	struct sk_buff *skb;
 
-	__skb_queue_head_init(&one);
-	while ((skb = skb_dequeue(&qp->ud_txq))) {
-		struct mrc_av av = mrc_ud_cb(skb)->av;
-
-		memset(skb->cb, 0, sizeof(skb->cb));
-		__skb_queue_tail(&one, skb);
-		mrc_net_send(qp->mdev, &av, NULL, MRC_UD_EV, &one);
-	}
+	while ((skb = skb_dequeue(&qp->ud_txq)))
+		mrc_ud_send_one(qp->mdev, skb);
 }
 
 /*
@@ -238,18 +243,15 @@ static enum ib_wc_status mrc_ud_wqe(struct mrc_qp *qp,
 	return IB_WC_SUCCESS;
 }
 
-/**
- * mrc_ud_sq_run() - a user UD QP's doorbell: send what its queue holds
- * @qp: the QP, locked, in RTS
- *
- * Each WQE becomes one datagram, complete once it is on its way.  A WQE
- * that cannot be sent completes in error and fails the QP, which flushes
- * the rest.
+/*
+ * Up to MRC_UD_BATCH WQEs of a user UD QP's send queue, each one datagram
+ * onto @out, complete once it is on its way.  A WQE that cannot be sent
+ * completes in error and fails the QP, which flushes the rest.  Return:
+ * true when the batch ended with WQEs left.
  */
-void mrc_ud_sq_run(struct mrc_qp *qp)
+static bool mrc_ud_sq_run(struct mrc_qp *qp, struct sk_buff_head *out)
 {
-	u32 prod = mrc_queue_load_producer(&qp->sq);
-	bool queued = false;
+	u32 prod = mrc_queue_load_producer(&qp->sq), n = 0;
 
 	lockdep_assert_held(&qp->lock);
 	while (qp->state == IB_QPS_RTS && qp->sq.index != prod) {
@@ -264,23 +266,55 @@ void mrc_ud_sq_run(struct mrc_qp *qp)
 		struct sk_buff *skb = NULL;
 		struct mrc_av av;
 
+		if (n++ == MRC_UD_BATCH)
+			return true;
 		wc.status = mrc_ud_wqe(qp, w, &skb, &av, &wc.byte_len);
 		if (skb) {
-			mrc_ud_queue(qp, skb, &av);
-			queued = true;
+			mrc_ud_cb(skb)->av = av;
+			__skb_queue_tail(out, skb);
 		}
 		mrc_queue_store_consumer(&qp->sq, mrc_queue_next(&qp->sq,
 								 qp->sq.index));
 		/* The requester's view of the queue: nothing in progress. */
 		qp->req.send_idx = qp->sq.index;
-		if (wc.status != IB_WC_SUCCESS || qp->sq_sig_all ||
-		    (flags & IB_SEND_SIGNALED))
-			mrc_cq_post(to_mcq(qp->ibqp.send_cq), &wc, false);
+		if ((wc.status != IB_WC_SUCCESS || qp->sq_sig_all ||
+		     (flags & IB_SEND_SIGNALED)) &&
+		    mrc_cq_post(to_mcq(qp->ibqp.send_cq), &wc, false))
+			wc.status = IB_WC_GENERAL_ERR;	/* the CQ overran */
 		if (wc.status != IB_WC_SUCCESS)
 			mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
 	}
-	if (queued)
-		queue_work(system_unbound_wq, &qp->ud_work);
+	return false;
+}
+
+/**
+ * mrc_ud_doorbell() - a user UD QP's doorbell: send what its queue holds
+ * @qp: the QP
+ *
+ * In batches, each sent once the QP's lock is dropped, so that neither
+ * the time spent with bottom halves off nor the memory held grows with
+ * the queue.  Context: process (the POST_SEND command).
+ */
+void mrc_ud_doorbell(struct mrc_qp *qp)
+{
+	struct sk_buff_head out;
+	struct sk_buff *skb;
+	bool more = true;
+
+	__skb_queue_head_init(&out);
+	while (more) {
+		spin_lock_bh(&qp->lock);
+		if (qp->state == IB_QPS_ERR) {
+			mrc_flush_sq(qp);
+			more = false;
+		} else {
+			more = mrc_ud_sq_run(qp, &out);
+		}
+		spin_unlock_bh(&qp->lock);
+		while ((skb = __skb_dequeue(&out)))
+			mrc_ud_send_one(qp->mdev, skb);
+		cond_resched();
+	}
 }
 
 /* The 40 bytes before a datagram's payload: the IP header it came with. */

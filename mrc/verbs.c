@@ -384,8 +384,12 @@ static int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	 * user space wrote into the WQE.  A librxe too old to read the number
 	 * copies its own vector into WQEs; mrc refuses those (ud.c).
 	 */
-	err = xa_alloc_bh(&mdev->ahs, &ah->num, ah, XA_LIMIT(1, MRC_MAX_AH),
-			  GFP_KERNEL_ACCOUNT);
+	/* Cyclic: a stale number in a WQE should not name the next AH. */
+	err = xa_alloc_cyclic_bh(&mdev->ahs, &ah->num, ah,
+				 XA_LIMIT(1, MRC_MAX_AH), &mdev->ah_next,
+				 GFP_KERNEL_ACCOUNT);
+	if (err > 0)
+		err = 0;	/* wrapped */
 	if (!err && udata->outlen >= sizeof(struct rxe_create_ah_resp)) {
 		struct rxe_create_ah_resp resp = { .ah_num = ah->num };
 

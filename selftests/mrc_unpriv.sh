@@ -4,11 +4,16 @@
 # Every state-changing mrc netlink request (dev add/del, plane set) is refused with EPERM to a caller without
 # CAP_NET_ADMIN (root with the capability dropped, and an ordinary user), and the
 # refused request changes nothing. The read-only version query stays open to all.
+# A controlled Q_Key on a UD QP needs CAP_NET_RAW (root without CAP_NET_ADMIN keeps
+# it, the ordinary user has not).
 . "$(dirname "$0")/lib.sh"
+
+MRC_RCERR=${MRC_RCERR:-$MRC_TREE/tools/testing/mrc-rcerr/mrc-rcerr}
 
 mrc_require_root
 mrc_require_mrcctl
 mrc_require_setpriv
+[ -x "$MRC_RCERR" ] || mrc_skip "$MRC_RCERR not built (make tools)"
 trap topo_destroy EXIT
 topo_create 2 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
 mrc_load || { echo "# modprobe mrc failed"; exit $KSFT_FAIL; }
@@ -45,5 +50,12 @@ for who in nocap nobody; do
 	run_rc ip netns exec "$H1" "${as[@]}" "$MRCCTL" -j version
 	check "$who: version query is allowed" "0" "$rc"
 	check "$who: version query answers" "1" "$(echo "$out" | jq -r .genl_version)"
+	# mrc-rcerr expects EPERM exactly when its own CapEff lacks CAP_NET_RAW.
+	gid=$(mrc_gid_index "$H1" mrc0 1 10.0.0.1)
+	run_rc ip netns exec "$H1" "${as[@]}" "$MRC_RCERR" -a mrc0 -A "$gid" -b mrc0 -B "$gid" \
+		qkey_priv
+	check "$who: controlled Q_Key (mrc-rcerr qkey_priv, $([ $who = nobody ] &&
+		echo EPERM || echo allowed))" "0 ok 1 - qkey_priv" \
+		"$rc $(grep -E '^(not )?ok ' <<<"$out" | sed 's/ (.*//')"
 done
 mrc_finish

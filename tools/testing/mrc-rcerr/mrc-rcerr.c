@@ -1820,6 +1820,44 @@ out:
 	ud_free(&b);
 }
 
+/* Does this process have CAP_NET_RAW (bit 13 of CapEff)? */
+static bool have_net_raw(void)
+{
+	char line[128];
+	unsigned long long eff = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return eff & (1ULL << 13);
+}
+
+/*
+ * A controlled Q_Key (high bit set, as QP1's 0x80010000) lets a UD QP send
+ * to GSI QPs: only with CAP_NET_RAW (EPERM without, the Q_Key unchanged).
+ */
+static void c_qkey_priv(void)
+{
+	struct ibv_qp_attr a = { .qkey = 0x80010000 };
+	struct ibv_qp_init_attr ia;
+	bool raw = have_net_raw();
+	struct ud_end u;
+
+	if (ud_make(&u, &dev_a))
+		goto out;
+	expect_eq(raw ? "controlled Q_Key with CAP_NET_RAW" :
+			"controlled Q_Key without CAP_NET_RAW",
+		  ibv_modify_qp(u.qp, &a, IBV_QP_QKEY), raw ? 0 : EPERM);
+	memset(&a, 0, sizeof(a));
+	expect_eq("ibv_query_qp", ibv_query_qp(u.qp, &a, IBV_QP_QKEY, &ia), 0);
+	expect_eq("Q_Key after", a.qkey, raw ? 0x80010000 : UD_QKEY);
+out:
+	ud_free(&u);
+}
+
 /* Each transition the verbs forbid is refused with EINVAL, state unchanged. */
 static void c_transitions(void)
 {
@@ -2449,6 +2487,7 @@ static const struct {
 	{ "wr_api", c_wr_api },
 	{ "rereg", c_rereg },
 	{ "ud", c_ud },
+	{ "qkey_priv", c_qkey_priv },
 	{ "transitions", c_transitions },
 	{ "sqd", c_sqd },
 	{ "reuse", c_reuse },
