@@ -9,6 +9,7 @@
  */
 #include <kunit/test.h>
 #include <linux/limits.h>
+#include <rdma/ib_umem.h>
 
 #include "../mrc.h"
 
@@ -203,10 +204,13 @@ static void mr_check_dma_mr_local_only(struct kunit *test)
 static void mr_rereg_in_place(struct kunit *test)
 {
 	static struct ib_device dev;
+	/* Pinned for writing: new rights may take effect in place. */
+	struct ib_umem umem = { .writable = 1 };
 	struct mrc_mr mr;
 
 	user_mr(&mr, MR_IOVA, MR_LEN, RW);
 	mr.ibmr.device = &dev;
+	mr.umem = &umem;
 	KUNIT_EXPECT_NULL(test, mrc_rereg_user_mr(&mr.ibmr, IB_MR_REREG_ACCESS,
 						  0, 0, 0,
 						  IB_ACCESS_LOCAL_WRITE |
