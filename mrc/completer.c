@@ -234,6 +234,8 @@ static enum ib_wc_opcode mrc_comp_wc_opcode(u32 wr_op)
 		return IB_WC_REG_MR;
 	case IB_WR_LOCAL_INV:
 		return IB_WC_LOCAL_INV;
+	case IB_WR_BIND_MW:
+		return IB_WC_BIND_MW;
 	default:
 		return IB_WC_RDMA_WRITE;
 	}

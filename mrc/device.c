@@ -367,6 +367,7 @@ int mrc_dev_new(struct net *net, struct mrc_dev_req *req,
 	mdev->nports = nreqs;
 	xa_init_flags(&mdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC1);
+	xa_init_flags(&mdev->mws, XA_FLAGS_ALLOC);
 	/*
 	 * Read under a QP's lock, which the receive path takes in softirq:
 	 * bottom halves off wherever it is taken, and a class of its own

@@ -170,6 +170,18 @@ void mrc_queue_free(struct mrc_queue *q);
 int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void mrc_mmap_free(struct rdma_user_mmap_entry *entry);
 
+/* mw.c */
+int mrc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int mrc_dealloc_mw(struct ib_mw *ibmw);
+int mrc_mw_bind(struct mrc_qp *qp, const struct mrc_mw_bind *b,
+		unsigned long *gp);
+int mrc_mw_invalidate(struct mrc_qp *qp, u32 key, bool remote,
+		      unsigned long *gp);
+/* Under rcu_read_lock(), the QP locked. */
+bool mrc_mw_inv_ok(struct mrc_qp *qp, u32 key);
+struct mrc_mr *mrc_mw_resolve(struct mrc_qp *qp, u32 key, u64 *iova, u64 len,
+			      u32 access);
+
 /* mr.c */
 struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
@@ -191,6 +203,8 @@ int mrc_mr_check(const struct mrc_mr *mr, const struct ib_pd *pd, u64 iova,
 		 u64 len, u32 access);
 void mrc_mr_copy(const struct mrc_mr *mr, u64 iova, void *buf, u32 len,
 		 enum mrc_copy_dir dir);
+struct mrc_mr *mrc_remote_mr(struct mrc_qp *qp, u32 rkey, u64 *iova, u64 len,
+			     u32 access);
 bool mrc_mr_atomic_aligned(const struct mrc_mr *mr, u64 iova);
 int mrc_mr_atomic(const struct mrc_mr *mr, u64 iova, bool cas, u64 swap_add,
 		  u64 compare, u64 *orig);

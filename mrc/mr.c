@@ -412,7 +412,9 @@ err_free:
  * this returns) and keep the keys.  New pages, or write access to pages
  * pinned for reading, make a new region, with new keys, which the core
  * puts in the old one's place and destroys the old one: a packet in
- * flight uses either, never a mix.
+ * flight uses either, never a mix.  Not while memory windows are bound to
+ * the region (-EBUSY), which were checked against its PD and rights; no
+ * window binds to it during the change.
  *
  * Return: NULL when changed in place, the new region, or an ERR_PTR().
  */
@@ -421,6 +423,7 @@ struct ib_mr *mrc_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				struct ib_pd *pd, struct ib_udata *udata)
 {
 	struct mrc_mr *mr = to_mmr(ibmr);
+	struct ib_mr *new;
 	int err;
 
 	if (mr->type != MRC_MR_USER)
@@ -432,22 +435,36 @@ struct ib_mr *mrc_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 	err = ib_check_mr_access(ibmr->device, access);
 	if (err)
 		return ERR_PTR(err);
-	if (flags & IB_MR_REREG_TRANS)
-		return mrc_reg_user_mr(flags & IB_MR_REREG_PD ? pd : ibmr->pd,
-				       start, length, iova, access, udata);
+	if (atomic_cmpxchg(&mr->num_mw, 0, -1))
+		return ERR_PTR(-EBUSY);
 	/*
 	 * Pages pinned for reading are not dirtied when they are released:
 	 * writing to them needs a pin for writing, so a new registration.
 	 */
-	if (ib_access_writable(access) && !mr->umem->writable)
-		return mrc_reg_user_mr(flags & IB_MR_REREG_PD ? pd : ibmr->pd,
-				       mr->umem->address, mr->umem->length,
-				       mr->iova, access, udata);
+	if (!(flags & IB_MR_REREG_TRANS) &&
+	    ib_access_writable(access) && !mr->umem->writable) {
+		flags |= IB_MR_REREG_TRANS;
+		start = mr->umem->address;
+		length = mr->umem->length;
+		iova = mr->iova;
+	}
+	if (flags & IB_MR_REREG_TRANS) {
+		new = mrc_reg_user_mr(flags & IB_MR_REREG_PD ? pd : ibmr->pd,
+				      start, length, iova, access, udata);
+		/* Replaced, the old region stays claimed until it goes. */
+		if (IS_ERR(new))
+			atomic_set(&mr->num_mw, 0);
+		return new;
+	}
 	/*
 	 * Checks in softirq read the rights once per access: an access
 	 * sees the old ones or the new ones.
 	 */
 	WRITE_ONCE(mr->access, access);
+	/* The core sets it too, once the claim is gone: a bind must see it. */
+	if (flags & IB_MR_REREG_PD)
+		WRITE_ONCE(ibmr->pd, pd);
+	atomic_set(&mr->num_mw, 0);
 	return NULL;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_rereg_user_mr);
@@ -457,6 +474,9 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct mrc_device *mdev = to_mdev(ibmr->device);
 	struct mrc_mr *mr = to_mmr(ibmr);
 
+	/* IBA 10.6.7.2.6: not while windows are bound to it (-1: claimed). */
+	if (mr->type == MRC_MR_USER && atomic_cmpxchg(&mr->num_mw, 0, -1) > 0)
+		return -EBUSY;
 	xa_erase(&mdev->mrs, ibmr->lkey >> 8);
 	/*
 	 * The receive path and the requester may be copying through the MR
@@ -528,6 +548,35 @@ int mrc_mr_check(const struct mrc_mr *mr, const struct ib_pd *pd, u64 iova,
 	return 0;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_mr_check);
+
+/**
+ * mrc_remote_mr() - the region a peer's rkey and address name, checked
+ * @qp: the QP the access arrived on, locked
+ * @rkey: the key from the packet: a region's, or a memory window's
+ * @iova: in: the address from the packet; out: the same byte in the
+ *	region's address space (they differ through a zero-based window)
+ * @len: bytes of the access
+ * @access: the IB_ACCESS_REMOTE_* right it needs
+ *
+ * Context: under RCU, which keeps the region returned.
+ * Return: the region, or ERR_PTR(-ENOENT) when @rkey names nothing this
+ * QP may use (an rkey violation), -EACCES or -ERANGE from the checks.
+ */
+struct mrc_mr *mrc_remote_mr(struct mrc_qp *qp, u32 rkey, u64 *iova, u64 len,
+			     u32 access)
+{
+	struct mrc_mr *mr;
+	int err;
+
+	if (mrc_key_is_mw(rkey))
+		return mrc_mw_resolve(qp, rkey, iova, len, access);
+	mr = mrc_mr_lookup(qp->mdev, rkey);
+	if (!mr)
+		return ERR_PTR(-ENOENT);
+	err = mrc_mr_check(mr, qp->ibqp.pd, *iova, len, access);
+	return err ? ERR_PTR(err) : mr;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_remote_mr);
 
 /* mrc_mr_copy() for a registration: pages of kernel virtual addresses. */
 static void mrc_mr_copy_fast(const struct mrc_mr *map, u64 iova, void *buf,

@@ -104,10 +104,13 @@ struct mrc_plane {
  * @qps: QPs by number, looked up under RCU by the receive path
  * @qpn_next: where the search for a free QP number starts (qp.c)
  * @mrs: MRs by key >> 8, looked up under RCU
+ * @mws: memory windows by key >> 8, looked up under RCU (mw.c)
  * @ahs: user space's AHs by the number librxe puts in UD WQEs; read
  *	under the xarray's lock (the core frees an AH as destroy_ah returns)
  * @ah_next: where the search for a free AH number starts
- * @mr_key: low byte of the next MR key, so a reused index gets a new key
+ * @mr_key: low byte of the next MR or MW key, so a reused index gets a new
+ *	key
+ * @qp_serial: the last serial given to a QP (struct mrc_qp)
  * @cnt: data path counters by plane
  * @dbg: debugfs directory (debugfs.c), once registered
  * @qp_genid: bumped when an RC QP enters or leaves @qps, to flag
@@ -143,9 +146,11 @@ struct mrc_device {
 	struct xarray qps;
 	u32 qpn_next;
 	struct xarray mrs;
+	struct xarray mws;
 	struct xarray ahs;
 	u32 ah_next;
 	atomic_t mr_key;
+	atomic64_t qp_serial;
 	struct mrc_counters cnt[MRC_MAX_PLANES];
 	struct dentry *dbg;
 	atomic_t qp_genid;

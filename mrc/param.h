@@ -27,6 +27,13 @@
 #define MRC_MAX_CQ		0x10000
 #define MRC_MAX_CQE		0x8000
 #define MRC_MAX_MR		0x40000
+/*
+ * Memory windows: their keys' indices follow the MRs', so that a key says
+ * which of the two it names (mrc_key_is_mw()).
+ */
+#define MRC_MAX_MW		0x10000
+#define MRC_MW_INDEX_MIN	(MRC_MAX_MR + 1)
+#define MRC_MW_INDEX_MAX	(MRC_MW_INDEX_MIN + MRC_MAX_MW - 1)
 #define MRC_MAX_MR_SIZE		BIT_ULL(40)
 /* Pages of one fast registration (ib_alloc_mr()'s max_num_sg). */
 #define MRC_MAX_FR_PAGES	512

@@ -175,6 +175,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		return err;
 	qp->mdev = mdev;
 	qp->is_user = !!udata;
+	qp->serial = atomic64_inc_return(&mdev->qp_serial);
 	spin_lock_init(&qp->lock);
 	timer_setup(&qp->rtx_timer, mrc_comp_timer, 0);
 	timer_setup(&qp->inv_timer, mrc_comp_inv_timer, 0);
@@ -836,7 +837,9 @@ static int mrc_post_one_send(struct mrc_qp *qp, const struct ib_send_wr *wr)
 
 	if (mrc_queue_next(&qp->sq, prod) == qp->sq.index)
 		return -ENOMEM;
-	if (!mrc_wr_opcode_ok(wr->opcode) && !mrc_wr_local(wr->opcode))
+	/* The kernel has no memory windows (and no bind WR to bind one). */
+	if ((!mrc_wr_opcode_ok(wr->opcode) && !mrc_wr_local(wr->opcode)) ||
+	    wr->opcode == IB_WR_BIND_MW)
 		return -EOPNOTSUPP;
 	if (wr->num_sge < 0 || wr->num_sge > MRC_MAX_SGE)
 		return -EINVAL;

@@ -62,17 +62,26 @@ static int mrc_req_fetch(struct mrc_qp *qp, u32 idx,
 	if (mrc_wr_local(ctx->opcode)) {
 		/*
 		 * A user WQE's MR pointer is user space's to write: user QPs
-		 * have no memory-management WRs (mrc_post_one_send() writes
-		 * the kernel's).
+		 * have no REG_MR (mrc_post_one_send() writes the kernel's),
+		 * and the kernel no memory windows to bind.
 		 */
-		if (qp->is_user)
-			return -EOPNOTSUPP;
 		if (ctx->opcode == IB_WR_REG_MR) {
+			if (qp->is_user)
+				return -EOPNOTSUPP;
 			ctx->reg_mr = w->wr.wr.reg.mr;
 			ctx->rkey = w->wr.wr.reg.key;
 			ctx->reg_access = w->wr.wr.reg.access;
+		} else if (ctx->opcode == IB_WR_BIND_MW) {
+			if (!qp->is_user)
+				return -EOPNOTSUPP;
+			ctx->mw.addr = READ_ONCE(w->wr.wr.mw.addr);
+			ctx->mw.length = READ_ONCE(w->wr.wr.mw.length);
+			ctx->mw.mr_lkey = READ_ONCE(w->wr.wr.mw.mr_lkey);
+			ctx->mw.mw_rkey = READ_ONCE(w->wr.wr.mw.mw_rkey);
+			ctx->mw.rkey = READ_ONCE(w->wr.wr.mw.rkey);
+			ctx->mw.access = READ_ONCE(w->wr.wr.mw.access);
 		} else {
-			ctx->rkey = w->wr.ex.invalidate_rkey;
+			ctx->rkey = ctx->inv_rkey;
 		}
 		ctx->length = 0;
 		ctx->npkts = 0;
@@ -423,16 +432,22 @@ static int mrc_req_local(struct mrc_qp *qp, struct mrc_send_ctx *ctx)
 	if (ctx->opcode == IB_WR_REG_MR)
 		err = mrc_mr_fast_reg(qp->ibqp.pd, ctx->reg_mr, ctx->rkey,
 				      ctx->reg_access);
+	else if (ctx->opcode == IB_WR_BIND_MW)
+		err = mrc_mw_bind(qp, &ctx->mw, &ctx->inv_rcu);
+	else if (mrc_key_is_mw(ctx->rkey))
+		err = mrc_mw_invalidate(qp, ctx->rkey, false, &ctx->inv_rcu);
 	else
 		err = mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, ctx->rkey,
 					&ctx->inv_rcu);
-	if (err) {
-		ctx->status = IB_WC_LOC_QP_OP_ERR;
+	if (err < 0) {
+		ctx->status = ctx->opcode == IB_WR_BIND_MW ? IB_WC_MW_BIND_ERR :
+							     IB_WC_LOC_QP_OP_ERR;
 		mrc_qp_error(qp, MRC_QP_ERROR_LOCAL);
 		return err;
 	}
-	ctx->state = ctx->opcode == IB_WR_LOCAL_INV ? MRC_WQE_INV_WAIT :
-						      MRC_WQE_DONE;
+	/* A LOCAL_INV, or a bind that replaced one, waits out the readers. */
+	ctx->state = ctx->opcode == IB_WR_LOCAL_INV || err ?
+		     MRC_WQE_INV_WAIT : MRC_WQE_DONE;
 	return 0;
 }
 

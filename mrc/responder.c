@@ -322,7 +322,14 @@ static void mrc_resp_fatal_rwqe(struct mrc_qp *qp, const struct mrc_hdrs *h,
 static bool mrc_resp_invalidate(struct mrc_qp *qp, const struct mrc_msg *m,
 				struct ib_wc *wc)
 {
-	if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, m->inv_rkey, NULL)) {
+	int err;
+
+	if (mrc_key_is_mw(m->inv_rkey))
+		err = mrc_mw_invalidate(qp, m->inv_rkey, true, NULL);
+	else
+		err = mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, m->inv_rkey,
+					NULL);
+	if (err) {
 		wc->status = IB_WC_REM_INV_REQ_ERR;
 		return false;
 	}
@@ -371,14 +378,15 @@ static bool mrc_resp_atomic_run(struct mrc_qp *qp, struct mrc_msg *m,
 		.psn = m->psn,
 	};
 	struct mrc_mr *mr;
+	u64 va = m->va;
 
 	if (m->executed)
 		return true;
-	mr = mrc_mr_lookup(qp->mdev, m->rkey);
-	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_ATOMIC) || !mr ||
-	    mrc_mr_check(mr, qp->ibqp.pd, m->va, MRC_ATOMIC_LEN,
-			 IB_ACCESS_REMOTE_ATOMIC) ||
-	    mrc_mr_atomic(mr, m->va, m->atomic_op == MRC_OP_CMP_SWAP,
+	mr = mrc_remote_mr(qp, m->rkey, &va, MRC_ATOMIC_LEN,
+			   IB_ACCESS_REMOTE_ATOMIC);
+	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_ATOMIC) ||
+	    IS_ERR(mr) ||
+	    mrc_mr_atomic(mr, va, m->atomic_op == MRC_OP_CMP_SWAP,
 			  m->swap_add, m->compare, &m->orig)) {
 		mrc_resp_nack(qp, &h, MRC_NACK_ACCESS, 0,
 			      MRC_CNT_NACK_TX_ACCESS, out);
@@ -473,11 +481,12 @@ static u8 mrc_rresp_opcode(bool first, bool last)
 }
 
 /*
- * The memory a READ names, checked; NULL after answering a violation, or,
- * without @out (a replay), after just refusing it.
+ * The memory a READ names, checked, and in @va where it starts in the
+ * region; NULL after answering a violation, or, without @out (a replay),
+ * after just refusing it.
  */
 static struct mrc_mr *mrc_resp_read_mr(struct mrc_qp *qp,
-				       const struct mrc_hdrs *h,
+				       const struct mrc_hdrs *h, u64 *va,
 				       struct sk_buff_head *out)
 {
 	struct mrc_mr *mr;
@@ -485,13 +494,11 @@ static struct mrc_mr *mrc_resp_read_mr(struct mrc_qp *qp,
 
 	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_READ))
 		goto refuse;
-	mr = mrc_mr_lookup(qp->mdev, h->rkey);
-	if (!mr) {
+	*va = h->va;
+	mr = mrc_remote_mr(qp, h->rkey, va, h->dma_len, IB_ACCESS_REMOTE_READ);
+	if (PTR_ERR(mr) == -ENOENT)
 		reason = MRC_NACK_RKEY_VIOLATION;
-		goto refuse;
-	}
-	if (mrc_mr_check(mr, qp->ibqp.pd, h->va, h->dma_len,
-			 IB_ACCESS_REMOTE_READ))
+	if (IS_ERR(mr))
 		goto refuse;
 	return mr;
 
@@ -505,11 +512,11 @@ refuse:
 
 /*
  * Answer a READ request with its responses, one per PSN from the request's
- * own.  A duplicate request (its responses were lost) is served again:
- * reading is idempotent.
+ * own, from @va in @mr on.  A duplicate request (its responses were lost)
+ * is served again: reading is idempotent.
  */
 static void mrc_resp_read(struct mrc_qp *qp, const struct mrc_hdrs *h,
-			  struct mrc_mr *mr, u32 npkts,
+			  struct mrc_mr *mr, u64 va, u32 npkts,
 			  struct sk_buff_head *out)
 {
 	u32 i;
@@ -530,7 +537,7 @@ static void mrc_resp_read(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		skb = mrc_net_pkt(&c);
 		if (!skb)
 			return;
-		mrc_mr_copy(mr, h->va + off, skb_put(skb, pay), pay,
+		mrc_mr_copy(mr, va + off, skb_put(skb, pay), pay,
 			    MRC_FROM_MR);
 		mrc_net_seal(skb);
 		__skb_queue_tail(out, skb);
@@ -580,8 +587,9 @@ static bool mrc_resp_read_replay_ok(struct mrc_qp *qp,
 static bool mrc_resp_atomic_ok(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			       struct sk_buff_head *out)
 {
-	struct mrc_mr *mr;
 	u8 reason = MRC_NACK_INVALID_REQUEST;
+	struct mrc_mr *mr;
+	u64 va = h->va;
 
 	if (!qp->attr.max_dest_rd_atomic ||
 	    !IS_ALIGNED(h->va, MRC_ATOMIC_LEN))
@@ -589,15 +597,13 @@ static bool mrc_resp_atomic_ok(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	reason = MRC_NACK_ACCESS;
 	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_ATOMIC))
 		goto refuse;
-	mr = mrc_mr_lookup(qp->mdev, h->rkey);
-	if (!mr) {
+	mr = mrc_remote_mr(qp, h->rkey, &va, MRC_ATOMIC_LEN,
+			   IB_ACCESS_REMOTE_ATOMIC);
+	if (PTR_ERR(mr) == -ENOENT)
 		reason = MRC_NACK_RKEY_VIOLATION;
+	if (IS_ERR(mr))
 		goto refuse;
-	}
-	if (mrc_mr_check(mr, qp->ibqp.pd, h->va, MRC_ATOMIC_LEN,
-			 IB_ACCESS_REMOTE_ATOMIC))
-		goto refuse;
-	if (!mrc_mr_atomic_aligned(mr, h->va)) {
+	if (!mrc_mr_atomic_aligned(mr, va)) {
 		reason = MRC_NACK_INVALID_REQUEST;
 		goto refuse;
 	}
@@ -630,6 +636,7 @@ static void mrc_resp_dup(struct mrc_qp *qp, const struct mrc_hdrs *h,
 			 struct sk_buff_head *out)
 {
 	struct mrc_mr *mr;
+	u64 va;
 
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_DUPLICATES, 1);
 	if (mrc_msg_kind(h->opcode) == MRC_MSG_ATOMIC) {
@@ -650,10 +657,10 @@ static void mrc_resp_dup(struct mrc_qp *qp, const struct mrc_hdrs *h,
 				  MRC_CNT_RX_READ_REPLAY_REFUSED, 1);
 			return;
 		}
-		mr = mrc_resp_read_mr(qp, h, NULL);
+		mr = mrc_resp_read_mr(qp, h, &va, NULL);
 		if (!mr)
 			return;
-		mrc_resp_read(qp, h, mr, mrc_resp_read_npkts(qp, h), out);
+		mrc_resp_read(qp, h, mr, va, mrc_resp_read_npkts(qp, h), out);
 	}
 	/* The sender missed our SACK, or it resent early: tell it now. */
 	mrc_resp_sack(qp, h, MRC_SACK_F_DUP, out);
@@ -678,11 +685,17 @@ static bool mrc_op_has_inv(u8 opcode)
 	return opcode == MRC_OP_SEND_LAST_INV || opcode == MRC_OP_SEND_ONLY_INV;
 }
 
-/* Is @rkey a fast registration of @qp's PD in force?  Under RCU. */
+/*
+ * Is @rkey a fast registration of @qp's PD in force, or a type 2 window
+ * bound to @qp?  Under RCU.
+ */
 static bool mrc_resp_inv_ok(struct mrc_qp *qp, u32 rkey)
 {
-	const struct mrc_mr *mr = mrc_mr_lookup(qp->mdev, rkey);
+	const struct mrc_mr *mr;
 
+	if (mrc_key_is_mw(rkey))
+		return mrc_mw_inv_ok(qp, rkey);
+	mr = mrc_mr_lookup(qp->mdev, rkey);
 	return mr && mr->type == MRC_MR_FAST_MAP && mr->ibmr.pd == qp->ibqp.pd;
 }
 
@@ -697,6 +710,7 @@ static int mrc_resp_place(struct mrc_qp *qp, struct mrc_msg *m,
 	bool imm = mrc_op_has_imm(h->opcode);
 	struct mrc_recv_ctx *rctx = NULL;
 	struct mrc_mr *mr = NULL;
+	u64 va = h->va;
 	int err = 0;
 
 	if (m->kind == MRC_MSG_WRITE) {
@@ -704,20 +718,18 @@ static int mrc_resp_place(struct mrc_qp *qp, struct mrc_msg *m,
 			mrc_resp_fatal(qp, h, MRC_NACK_ACCESS, out);
 			return -EACCES;
 		}
-		mr = mrc_mr_lookup(qp->mdev, h->rkey);
-		if (!mr) {
-			mrc_resp_fatal(qp, h, MRC_NACK_RKEY_VIOLATION, out);
-			return -EACCES;
-		}
 		/*
 		 * A first packet knows where the message starts: check all
 		 * of it, so a WRITE that overruns the MR is refused early.
 		 */
-		if (mrc_mr_check(mr, qp->ibqp.pd, h->va,
-				 mrc_op_first(h->opcode) ? h->dma_len :
-							   h->payload_len,
-				 IB_ACCESS_REMOTE_WRITE)) {
-			mrc_resp_fatal(qp, h, MRC_NACK_ACCESS, out);
+		mr = mrc_remote_mr(qp, h->rkey, &va,
+				   mrc_op_first(h->opcode) ? h->dma_len :
+							     h->payload_len,
+				   IB_ACCESS_REMOTE_WRITE);
+		if (IS_ERR(mr)) {
+			mrc_resp_fatal(qp, h, PTR_ERR(mr) == -ENOENT ?
+					      MRC_NACK_RKEY_VIOLATION :
+					      MRC_NACK_ACCESS, out);
 			return -EACCES;
 		}
 	}
@@ -742,7 +754,7 @@ static int mrc_resp_place(struct mrc_qp *qp, struct mrc_msg *m,
 	}
 
 	if (m->kind == MRC_MSG_WRITE) {
-		mrc_mr_copy(mr, h->va, (void *)payload, h->payload_len,
+		mrc_mr_copy(mr, va, (void *)payload, h->payload_len,
 			    MRC_TO_MR);
 	} else {
 		/*
@@ -799,6 +811,7 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	u32 w = r->window, psn = h->psn, cum = r->cum_psn, npkts = 1, i;
 	struct mrc_mr *mr = NULL;
 	struct mrc_msg *m;
+	u64 va;
 	u8 kind;
 	s32 d;
 
@@ -870,7 +883,7 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 				return;
 			}
 		}
-		mr = mrc_resp_read_mr(qp, h, out);
+		mr = mrc_resp_read_mr(qp, h, &va, out);
 		if (!mr) {
 			m->used = false;
 			return;
@@ -882,7 +895,7 @@ void mrc_resp_rcv(struct mrc_qp *qp, const struct mrc_hdrs *h,
 		m->npkts = npkts;
 		m->rkey = h->rkey;
 		m->va = h->va;
-		mrc_resp_read(qp, h, mr, npkts, out);
+		mrc_resp_read(qp, h, mr, va, npkts, out);
 	} else if (kind == MRC_MSG_ATOMIC) {
 		if (!mrc_resp_atomic_ok(qp, h, out)) {
 			m->used = false;

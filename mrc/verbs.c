@@ -114,6 +114,8 @@ static int mrc_query_device(struct ib_device *ibdev,
 		.device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				    IB_DEVICE_SYS_IMAGE_GUID |
 				    IB_DEVICE_MEM_MGT_EXTENSIONS |
+				    IB_DEVICE_MEM_WINDOW |
+				    IB_DEVICE_MEM_WINDOW_TYPE_2B |
 				    IB_DEVICE_PORT_ACTIVE_EVENT,
 		.max_send_sge = MRC_MAX_SGE,
 		.max_recv_sge = MRC_MAX_SGE,
@@ -121,6 +123,7 @@ static int mrc_query_device(struct ib_device *ibdev,
 		.max_cq = MRC_MAX_CQ,
 		.max_cqe = MRC_MAX_CQE,
 		.max_mr = MRC_MAX_MR,
+		.max_mw = MRC_MAX_MW,
 		.max_fast_reg_page_list_len = MRC_MAX_FR_PAGES,
 		.max_pd = MRC_MAX_PD,
 		.max_qp_rd_atom = MRC_MAX_RD_ATOM,
@@ -467,6 +470,7 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	mrc_debugfs_del(mdev);
 	xa_destroy(&mdev->qps);
 	xa_destroy(&mdev->mrs);
+	xa_destroy(&mdev->mws);
 	xa_destroy(&mdev->ahs);
 	mrc_srv6_dst_flush(mdev);
 	mutex_destroy(&mdev->srv6_lock);
@@ -486,6 +490,7 @@ const struct ib_device_ops mrc_dev_ops = {
 
 	.alloc_hw_port_stats = mrc_alloc_hw_port_stats,
 	.alloc_mr = mrc_alloc_mr,
+	.alloc_mw = mrc_alloc_mw,
 	.alloc_pd = mrc_alloc_pd,
 	.alloc_ucontext = mrc_alloc_ucontext,
 	.create_ah = mrc_create_ah,
@@ -494,6 +499,7 @@ const struct ib_device_ops mrc_dev_ops = {
 	.create_srq = mrc_create_srq,
 	.create_user_ah = mrc_create_ah,
 	.dealloc_driver = mrc_dealloc_driver,
+	.dealloc_mw = mrc_dealloc_mw,
 	.dealloc_pd = mrc_dealloc_pd,
 	.dealloc_ucontext = mrc_dealloc_ucontext,
 	.dereg_mr = mrc_dereg_mr,
@@ -528,6 +534,7 @@ const struct ib_device_ops mrc_dev_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, mrc_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_mw, mrc_mw, ibmw),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mrc_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mrc_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, mrc_srq, ibsrq),

@@ -184,6 +184,8 @@ enum mrc_mr_type {
  *	registered
  * @fr_retired: MRC_MR_FAST_MAP: invalidated once, at grace period @fr_rcu
  * @fr_rcu: MRC_MR_FAST_MAP: see @fr_retired
+ * @num_mw: MRC_MR_USER: memory windows bound to it; -1 once it is being
+ *	deregistered or reregistered, when no window may bind to it (mw.c)
  */
 struct mrc_mr {
 	struct ib_mr ibmr;
@@ -207,7 +209,39 @@ struct mrc_mr {
 	bool fr_fresh;
 	bool fr_retired;
 	unsigned long fr_rcu;
+	atomic_t num_mw;
 };
+
+/**
+ * struct mrc_mw - a memory window (Documentation/verbs.md, "Memory windows")
+ * @ibmw: core part; ibmw.rkey is the key in force, its low byte the one
+ *	the last bind gave it
+ * @lock: serializes binds, invalidations and the lookups of remote
+ *	accesses, which copy what they need under it; taken in softirq, and
+ *	with bottom halves off elsewhere
+ * @mr: the region it is bound to; NULL while unbound (a type 1 window
+ *	before its first bind or after a bind of length 0, a type 2 window
+ *	that is free)
+ * @addr: first byte of the window, in @mr's address space
+ * @length: bytes of the window
+ * @access: IB_ACCESS_REMOTE_* rights it grants, and IB_ZERO_BASED
+ * @qp_serial: type 2: the serial of the QP it is bound to
+ */
+struct mrc_mw {
+	struct ib_mw ibmw;
+	spinlock_t lock; /* see above */
+	struct mrc_mr *mr;
+	u64 addr;
+	u64 length;
+	u32 access;
+	u64 qp_serial;
+};
+
+/* A key's index tells a window's from a region's. */
+static inline bool mrc_key_is_mw(u32 key)
+{
+	return key >> 8 >= MRC_MW_INDEX_MIN;
+}
 
 enum mrc_copy_dir {
 	MRC_TO_MR,	/* write into the region (receive placement) */
@@ -285,6 +319,16 @@ struct mrc_tx_slot {
 	u64 sent_ns;		/* last transmission */
 };
 
+/* An IB_WR_BIND_MW, as the WQE gave it (struct rxe_send_wr's wr.mw). */
+struct mrc_mw_bind {
+	u64 addr;		/* first byte of the window, in the MR */
+	u64 length;		/* bytes; 0 unbinds a type 1 window */
+	u32 mr_lkey;		/* the MR */
+	u32 mw_rkey;		/* the window, by the key it has now */
+	u32 rkey;		/* its new key: only the low byte is taken */
+	u32 access;		/* IB_ACCESS_REMOTE_*, IB_ZERO_BASED */
+};
+
 /* Kernel copy of one send WQE plus the progress the requester made. */
 struct mrc_send_ctx {
 	u64 wr_id;
@@ -305,7 +349,8 @@ struct mrc_send_ctx {
 	u32 rq_msn;
 	struct ib_mr *reg_mr;	/* IB_WR_REG_MR (kernel QPs only) */
 	u32 reg_access;		/* IB_WR_REG_MR: IB_ACCESS_* */
-	unsigned long inv_rcu;	/* IB_WR_LOCAL_INV: the grace period it waits */
+	struct mrc_mw_bind mw;	/* IB_WR_BIND_MW (user QPs only) */
+	unsigned long inv_rcu;	/* LOCAL_INV, BIND_MW: the grace period it waits */
 	u8 state;		/* enum mrc_wqe_state */
 	u8 status;		/* enum ib_wc_status */
 	/* struct rxe_sge sge[num_sge] or inline bytes follow */
@@ -317,13 +362,17 @@ enum mrc_wqe_state {
 	MRC_WQE_PENDING,	/* copied, not all packets built */
 	MRC_WQE_INFLIGHT,	/* every packet sent at least once */
 	MRC_WQE_DONE,		/* acknowledged; waits for in-order completion */
-	MRC_WQE_INV_WAIT,	/* LOCAL_INV done; waits out RCU readers */
+	MRC_WQE_INV_WAIT,	/* LOCAL_INV or rebind done; waits out RCU readers */
 };
 
-/* The memory-management WRs, executed by the requester, kernel QPs only. */
+/*
+ * The memory-management WRs, executed by the requester: REG_MR from kernel
+ * QPs, BIND_MW from user QPs, LOCAL_INV from both.
+ */
 static inline bool mrc_wr_local(u32 opcode)
 {
-	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV;
+	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV ||
+	       opcode == IB_WR_BIND_MW;
 }
 
 /* The send opcodes an RC QP carries (kernel and user WQEs alike). */
@@ -626,6 +675,8 @@ struct mrc_notes {
  * @ud_txq: GSI QP: datagrams waiting for @ud_work to send them
  * @ud_work: GSI QP: sends @ud_txq from process context
  * @notes: EV and QP events for the controller, under @lock
+ * @serial: unique among the device's QPs for the device's life: what a
+ *	type 2 memory window is bound to, which no later QP can take over
  */
 struct mrc_qp {
 	struct ib_qp ibqp;
@@ -657,6 +708,7 @@ struct mrc_qp {
 	struct sk_buff_head ud_txq;
 	struct work_struct ud_work;
 	struct mrc_notes notes;
+	u64 serial;
 };
 
 #define MRC_QP_OWN_EV	BIT(0)
@@ -758,6 +810,11 @@ static inline bool mrc_req_psn_recent(const struct mrc_qp *qp, u32 psn)
 static inline struct mrc_cq *to_mcq(struct ib_cq *ibcq)
 {
 	return container_of(ibcq, struct mrc_cq, ibcq);
+}
+
+static inline struct mrc_mw *to_mmw(struct ib_mw *ibmw)
+{
+	return container_of(ibmw, struct mrc_mw, ibmw);
 }
 
 static inline struct mrc_mr *to_mmr(struct ib_mr *ibmr)

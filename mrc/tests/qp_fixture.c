@@ -151,6 +151,7 @@ static int tf_setup(struct kunit *test, bool with_srq)
 		return -ENOMEM;
 	xa_init_flags(&f->mdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&f->mdev->mrs, XA_FLAGS_ALLOC1);
+	xa_init_flags(&f->mdev->mws, XA_FLAGS_ALLOC);
 	f->mdev->ib.num_comp_vectors = 1;
 	f->mdev->nports = 1;
 	spin_lock_init(&f->mdev->prof_lock);
@@ -223,6 +224,7 @@ void tf_exit(struct kunit *test)
 	if (f->mdev) {
 		xa_destroy(&f->mdev->qps);
 		xa_destroy(&f->mdev->mrs);
+		xa_destroy(&f->mdev->mws);
 		kfree(f->mdev);
 	}
 }
