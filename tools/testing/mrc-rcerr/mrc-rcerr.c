@@ -910,7 +910,7 @@ next:
 /* Opcodes mrc does not carry fail the QP as a local QP operation error. */
 static void c_bad_opcode(void)
 {
-	static const enum ibv_wr_opcode ops[] = { IBV_WR_LOCAL_INV };
+	static const enum ibv_wr_opcode ops[] = { IBV_WR_TSO };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
@@ -1477,29 +1477,39 @@ static int rereg_cmd(struct ibv_mr *mr, int flags, void *addr, uint64_t len,
 	return 0;
 }
 
-/* One WRITE of 4 KiB from A to B at @raddr under @rkey, its status. */
-static enum ibv_wc_status rereg_write(struct pair *p, uint64_t wr_id,
-				      uint64_t raddr, uint32_t rkey,
-				      uint64_t seed)
+/*
+ * One READ or WRITE of @len bytes between A's MR at @off and B at @raddr
+ * under @rkey; the status of A's completion.
+ */
+static enum ibv_wc_status rdma_at(struct pair *p, uint64_t wr_id,
+				  enum ibv_wr_opcode op, uint64_t off,
+				  uint32_t len, uint64_t raddr, uint32_t rkey)
 {
 	struct ibv_send_wr wr, *bad;
 	struct ibv_sge sge;
 	struct ibv_wc wc;
 
-	fill(p->a.mem, 4 * KiB, seed);
-	send_wr(&wr, &sge, wr_id, IBV_WR_RDMA_WRITE, &p->a, 0, 4 * KiB, NULL,
-		0);
+	send_wr(&wr, &sge, wr_id, op, &p->a, off, len, NULL, 0);
 	wr.wr.rdma.remote_addr = raddr;
 	wr.wr.rdma.rkey = rkey;
 	if (ibv_post_send(p->a.qp, &wr, &bad)) {
-		fail("rereg: ibv_post_send failed");
+		fail("ibv_post_send of wr %llu failed", ULL(wr_id));
 		return IBV_WC_GENERAL_ERR;
 	}
 	if (poll_n(p->a.scq, &wc, 1, wait_ms) != 1) {
-		fail("rereg: no completion for wr %llu", ULL(wr_id));
+		fail("no completion for wr %llu", ULL(wr_id));
 		return IBV_WC_GENERAL_ERR;
 	}
 	return wc.status;
+}
+
+/* One WRITE of 4 KiB from A to B at @raddr under @rkey, its status. */
+static enum ibv_wc_status rereg_write(struct pair *p, uint64_t wr_id,
+				      uint64_t raddr, uint32_t rkey,
+				      uint64_t seed)
+{
+	fill(p->a.mem, 4 * KiB, seed);
+	return rdma_at(p, wr_id, IBV_WR_RDMA_WRITE, 0, 4 * KiB, raddr, rkey);
 }
 
 /*
@@ -1582,6 +1592,394 @@ out:
 	pair_free(&p);
 	if (pd2)
 		ibv_dealloc_pd(pd2);
+}
+
+/* B's MR over the same bytes as its own, with the right to bind windows. */
+static struct ibv_mr *mw_mr(struct end *b, int access)
+{
+	struct ibv_mr *mr = ibv_reg_mr(b->pd, b->mem, b->len, access);
+
+	if (!mr)
+		fail("%s: ibv_reg_mr for windows: %s", b->d->name,
+		     strerror(errno));
+	return mr;
+}
+
+/*
+ * Post a signaled bind of window @mw to @mr's bytes [off, +len) on @e's QP,
+ * as a type 2 window is bound (a type 1 through ibv_bind_mw() is the same
+ * WR, librxe builds it); the window's next key is @rkey.
+ */
+static int mw_bind_wr(struct end *e, uint64_t wr_id, struct ibv_mw *mw,
+		      uint32_t rkey, struct ibv_mr *mr, uint64_t off,
+		      uint64_t len, unsigned int access)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id, .opcode = IBV_WR_BIND_MW,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	int err;
+
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = rkey;
+	wr.bind_mw.bind_info = (struct ibv_mw_bind_info) {
+		.mr = mr, .addr = (uintptr_t)e->mem + off, .length = len,
+		.mw_access_flags = access,
+	};
+	err = ibv_post_send(e->qp, &wr, &bad);
+	if (err)
+		fail("%s: posting BIND_MW %llu: %s", e->d->name, ULL(wr_id),
+		     strerror(err));
+	return err;
+}
+
+/* The next completion of @cq is @wr_id with @status and @opcode. */
+static void expect_wc_op(const char *what, struct ibv_cq *cq, uint64_t wr_id,
+			 enum ibv_wc_status status, enum ibv_wc_opcode opcode)
+{
+	struct ibv_wc wc;
+
+	if (poll_n(cq, &wc, 1, wait_ms) != 1) {
+		fail("%s: no completion", what);
+		return;
+	}
+	if (wc.wr_id != wr_id || wc.status != status ||
+	    (status == IBV_WC_SUCCESS && wc.opcode != opcode))
+		fail("%s: wr %llu \"%s\" opcode %d, want wr %llu \"%s\" opcode %d",
+		     what, ULL(wc.wr_id), ibv_wc_status_str(wc.status),
+		     wc.opcode, ULL(wr_id), ibv_wc_status_str(status), opcode);
+}
+
+/*
+ * Memory windows, both types, on B's memory, used by A: a type 1 window
+ * (ibv_bind_mw) takes WRITEs and READs inside it, and a rebind gives it a
+ * new key and new rights; a type 2 window bound by a WR takes an atomic,
+ * is freed by LOCAL_INV, bound again zero based (A's addresses count from
+ * the window's start), and freed by A's SEND_WITH_INV, which B's receive
+ * completion reports; B's MR cannot be deregistered while windows are
+ * bound to it.  Nothing outside the windows changes.
+ */
+static void c_mw(void)
+{
+	const unsigned int rw = IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
+	struct ibv_mw *mw1 = NULL, *mw2 = NULL;
+	struct ibv_mw_bind bind = { 0 };
+	struct ibv_device_attr da;
+	struct ibv_mr *mr = NULL;
+	uint32_t k1, k2, k3;
+	struct ibv_wc wc;
+	struct cfg c;
+	struct pair p;
+	uint64_t v;
+
+	c = cfg_default();
+	if (pair_make(&p, &c))
+		goto out;
+	if (ibv_query_device(dev_b.ctx, &da)) {
+		fail("ibv_query_device: %s", strerror(errno));
+	} else {
+		expect_eq("max_mw", da.max_mw, 65536);
+		expect_eq("both kinds of windows advertised",
+			  da.device_cap_flags & (IBV_DEVICE_MEM_WINDOW |
+						 IBV_DEVICE_MEM_WINDOW_TYPE_2B),
+			  IBV_DEVICE_MEM_WINDOW | IBV_DEVICE_MEM_WINDOW_TYPE_2B);
+	}
+	mr = mw_mr(&p.b, ACCESS_ALL | IBV_ACCESS_MW_BIND);
+	mw1 = mr ? ibv_alloc_mw(p.b.pd, IBV_MW_TYPE_1) : NULL;
+	mw2 = mw1 ? ibv_alloc_mw(p.b.pd, IBV_MW_TYPE_2) : NULL;
+	if (!mw2) {
+		fail("ibv_alloc_mw: %s", strerror(errno));
+		goto out;
+	}
+	fill_msg(p.b.mem, c.len, 9001);
+
+	/* type 1: bytes [64 KiB, 72 KiB) of B, read and write */
+	k1 = mw1->rkey;
+	bind.wr_id = 10;
+	bind.send_flags = IBV_SEND_SIGNALED;
+	bind.bind_info = (struct ibv_mw_bind_info) {
+		.mr = mr, .addr = (uintptr_t)p.b.mem + 64 * KiB,
+		.length = 8 * KiB, .mw_access_flags = rw,
+	};
+	expect_eq("type 1: ibv_bind_mw", ibv_bind_mw(p.b.qp, mw1, &bind), 0);
+	expect_wc_op("type 1: bind completion", p.b.scq, 10, IBV_WC_SUCCESS,
+		     IBV_WC_BIND_MW);
+	if (mw1->rkey == k1)
+		fail("type 1: the bind kept key %#x", k1);
+	k1 = mw1->rkey;
+	fill(p.a.mem, 8 * KiB, 9002);
+	expect_eq("type 1: WRITE of the whole window",
+		  rdma_at(&p, 11, IBV_WR_RDMA_WRITE, 0, 8 * KiB,
+			  (uintptr_t)p.b.mem + 64 * KiB, k1), IBV_WC_SUCCESS);
+	expect_eq("type 1: ... lands in it",
+		  differ(p.b.mem + 64 * KiB, 8 * KiB, 9002), 0);
+	expect_eq("type 1: READ of its last 4 KiB",
+		  rdma_at(&p, 12, IBV_WR_RDMA_READ, 16 * KiB, 4 * KiB,
+			  (uintptr_t)p.b.mem + 68 * KiB, k1), IBV_WC_SUCCESS);
+	expect_eq("type 1: ... reads what was written",
+		  memcmp(p.a.mem + 16 * KiB, p.b.mem + 68 * KiB, 4 * KiB), 0);
+
+	/* rebind: read only, new key */
+	bind.wr_id = 13;
+	bind.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_READ;
+	expect_eq("type 1: rebind read only", ibv_bind_mw(p.b.qp, mw1, &bind),
+		  0);
+	expect_wc_op("type 1: rebind completion", p.b.scq, 13, IBV_WC_SUCCESS,
+		     IBV_WC_BIND_MW);
+	if (mw1->rkey == k1)
+		fail("type 1: the rebind kept key %#x", k1);
+	expect_eq("type 1: READ under the new key",
+		  rdma_at(&p, 14, IBV_WR_RDMA_READ, 24 * KiB, 64,
+			  (uintptr_t)p.b.mem + 64 * KiB, mw1->rkey),
+		  IBV_WC_SUCCESS);
+
+	/* type 2: 8 bytes at 128 KiB, atomics */
+	k2 = ibv_inc_rkey(mw2->rkey);
+	mw_bind_wr(&p.b, 20, mw2, k2, mr, 128 * KiB, 4 * KiB,
+		   rw | IBV_ACCESS_REMOTE_ATOMIC);
+	expect_wc_op("type 2: bind completion", p.b.scq, 20, IBV_WC_SUCCESS,
+		     IBV_WC_BIND_MW);
+	/* The application keeps a type 2 window's key (librxe names it so). */
+	mw2->rkey = k2;
+	memcpy(&v, p.b.mem + 128 * KiB, 8);
+	post_atomic(&p.a, 21, IBV_WR_ATOMIC_FETCH_AND_ADD, 32 * KiB, &p.b,
+		    128 * KiB, k2, 5, 0);
+	expect_wcs("type 2: FETCH_AND_ADD", p.a.scq, (struct want[]) {
+		{ 21, IBV_WC_SUCCESS } }, 1);
+	expect_eq("type 2: ... fetched the old value",
+		  memcmp(p.a.mem + 32 * KiB, &v, 8), 0);
+	v += 5;
+	expect_eq("type 2: ... added", memcmp(p.b.mem + 128 * KiB, &v, 8), 0);
+	expect_eq("dereg of the MR with windows bound", ibv_dereg_mr(mr),
+		  EBUSY);
+
+	/* LOCAL_INV frees it; bound again, zero based, at 192 KiB */
+	{
+		struct ibv_send_wr wr = {
+			.wr_id = 22, .opcode = IBV_WR_LOCAL_INV,
+			.send_flags = IBV_SEND_SIGNALED,
+			.invalidate_rkey = k2,
+		}, *bad;
+
+		expect_eq("type 2: posting LOCAL_INV",
+			  ibv_post_send(p.b.qp, &wr, &bad), 0);
+	}
+	expect_wc_op("type 2: LOCAL_INV completion", p.b.scq, 22,
+		     IBV_WC_SUCCESS, IBV_WC_LOCAL_INV);
+	k3 = ibv_inc_rkey(k2);
+	mw_bind_wr(&p.b, 23, mw2, k3, mr, 192 * KiB, 4 * KiB,
+		   rw | IBV_ACCESS_ZERO_BASED);
+	expect_wc_op("type 2: zero-based bind completion", p.b.scq, 23,
+		     IBV_WC_SUCCESS, IBV_WC_BIND_MW);
+	mw2->rkey = k3;
+	fill(p.a.mem, 4 * KiB, 9003);
+	expect_eq("type 2: WRITE at window offset 1 KiB",
+		  rdma_at(&p, 24, IBV_WR_RDMA_WRITE, 0, 3 * KiB, 1 * KiB, k3),
+		  IBV_WC_SUCCESS);
+	expect_eq("type 2: ... lands 1 KiB into the window",
+		  memcmp(p.b.mem + 193 * KiB, p.a.mem, 3 * KiB), 0);
+
+	/* A's SEND_WITH_INV frees it at B */
+	post_recv(&p.b, 30, 256 * KiB, 64, p.b.mr->lkey);
+	{
+		struct ibv_send_wr wr, *bad;
+		struct ibv_sge sge;
+
+		send_wr(&wr, &sge, 25, IBV_WR_SEND_WITH_INV, &p.a, 0, 64, NULL,
+			0);
+		wr.invalidate_rkey = k3;
+		expect_eq("posting SEND_WITH_INV",
+			  ibv_post_send(p.a.qp, &wr, &bad), 0);
+	}
+	expect_wcs("SEND_WITH_INV at A", p.a.scq, (struct want[]) {
+		{ 25, IBV_WC_SUCCESS } }, 1);
+	if (poll_n(p.b.rcq, &wc, 1, wait_ms) != 1) {
+		fail("SEND_WITH_INV: no receive completion at B");
+	} else {
+		expect_eq("SEND_WITH_INV: B's receive status", wc.status,
+			  IBV_WC_SUCCESS);
+		expect_eq("SEND_WITH_INV: B's completion says invalidated",
+			  !!(wc.wc_flags & IBV_WC_WITH_INV), 1);
+		expect_eq("SEND_WITH_INV: ... which key",
+			  wc.invalidated_rkey, k3);
+	}
+	/* free again: it binds */
+	mw_bind_wr(&p.b, 26, mw2, ibv_inc_rkey(k3), mr, 0, 64,
+		   IBV_ACCESS_REMOTE_READ);
+	expect_wc_op("type 2: bind after remote invalidation", p.b.scq, 26,
+		     IBV_WC_SUCCESS, IBV_WC_BIND_MW);
+
+	/* bytes outside the windows: what B filled them with */
+	expect_eq("bytes before the type 1 window changed",
+		  differ(p.b.mem, 64 * KiB, 9001), 0);
+	expect_eq("canaries changed", canary_changed(&p.a) +
+		  canary_changed(&p.b), 0);
+	expect_state("A", p.a.qp, IBV_QPS_RTS);
+	expect_state("B", p.b.qp, IBV_QPS_RTS);
+	expect_eq("dealloc type 1", ibv_dealloc_mw(mw1), 0);
+	expect_eq("dealloc type 2", ibv_dealloc_mw(mw2), 0);
+	mw1 = NULL;
+	mw2 = NULL;
+	expect_eq("dereg of the MR, its windows gone", ibv_dereg_mr(mr), 0);
+	mr = NULL;
+out:
+	if (mw1)
+		ibv_dealloc_mw(mw1);
+	if (mw2)
+		ibv_dealloc_mw(mw2);
+	if (mr)
+		ibv_dereg_mr(mr);
+	pair_free(&p);
+}
+
+/*
+ * What memory windows refuse.  Binds against the rules fail B's WR with a
+ * bind error (B's QP in ERR, A's untouched); A's accesses outside what a
+ * window allows fail A's WR with a remote access error (both QPs in ERR)
+ * and change nothing.  A fresh pair for each.
+ */
+static void c_mw_errors(void)
+{
+	enum {
+		T1_BOUND,	/* a type 1 window over [64 KiB, 72 KiB), read+write */
+		T2_BOUND,	/* a type 2 window there */
+	};
+	static const struct {
+		const char *name;
+		int setup;
+		/* B's bind (bind_access != 0), or A's access */
+		unsigned int bind_type, bind_access, mr_access;
+		uint64_t bind_off, bind_len;
+		enum ibv_wr_opcode op;
+		uint64_t roff;
+		/*
+		 * 0: the window's key; 1: its key before the bind; 2: after a
+		 * LOCAL_INV; 3: of a read-only window; 4: B invalidates it
+		 */
+		int key;
+		enum ibv_wc_status want;
+	} t[] = {
+		{ "bind to an MR without the bind right", -1, IBV_MW_TYPE_1,
+		  IBV_ACCESS_REMOTE_READ, ACCESS_ALL, 0, 4 * KiB, 0, 0, 0,
+		  IBV_WC_MW_BIND_ERR },
+		{ "writable window on an MR without local write", -1,
+		  IBV_MW_TYPE_1, IBV_ACCESS_REMOTE_WRITE,
+		  IBV_ACCESS_REMOTE_READ | IBV_ACCESS_MW_BIND, 0, 4 * KiB, 0, 0,
+		  0, IBV_WC_MW_BIND_ERR },
+		{ "window one byte past the MR", -1, IBV_MW_TYPE_1,
+		  IBV_ACCESS_REMOTE_READ, ACCESS_ALL | IBV_ACCESS_MW_BIND,
+		  1 * MiB - 4 * KiB + 1, 4 * KiB, 0, 0, 0, IBV_WC_MW_BIND_ERR },
+		{ "type 2 bound twice", T2_BOUND, IBV_MW_TYPE_2,
+		  IBV_ACCESS_REMOTE_READ, 0, 0, 4 * KiB, 0, 0, 0,
+		  IBV_WC_MW_BIND_ERR },
+		{ "type 2 bound to zero bytes", -1, IBV_MW_TYPE_2,
+		  IBV_ACCESS_REMOTE_READ, ACCESS_ALL | IBV_ACCESS_MW_BIND, 0, 0,
+		  0, 0, 0, IBV_WC_MW_BIND_ERR },
+		{ "WRITE a byte past the window", T1_BOUND, 0, 0, 0, 0, 0,
+		  IBV_WR_RDMA_WRITE, 72 * KiB - 63, 0, IBV_WC_REM_ACCESS_ERR },
+		{ "READ a byte before the window", T1_BOUND, 0, 0, 0, 0, 0,
+		  IBV_WR_RDMA_READ, 64 * KiB - 1, 0, IBV_WC_REM_ACCESS_ERR },
+		{ "WRITE under the key before the bind", T1_BOUND, 0, 0, 0, 0,
+		  0, IBV_WR_RDMA_WRITE, 64 * KiB, 1, IBV_WC_REM_ACCESS_ERR },
+		{ "WRITE through a read-only window", T1_BOUND, 0, 0, 0, 0, 0,
+		  IBV_WR_RDMA_WRITE, 64 * KiB, 3, IBV_WC_REM_ACCESS_ERR },
+		{ "WRITE after LOCAL_INV", T2_BOUND, 0, 0, 0, 0, 0,
+		  IBV_WR_RDMA_WRITE, 64 * KiB, 2, IBV_WC_REM_ACCESS_ERR },
+		{ "LOCAL_INV of a type 1 window", T1_BOUND, 0, 0, 0, 0, 0, 0,
+		  0, 4, IBV_WC_LOC_QP_OP_ERR },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct cfg c = cfg_default();
+		struct ibv_mr *mr = NULL;
+		struct ibv_mw *mw = NULL;
+		uint32_t key0, key;
+		bool made = false;
+		struct pair p;
+		char what[128];
+
+		if (pair_make(&p, &c))
+			goto next;
+		made = true;
+		fill_msg(p.b.mem, c.len, 9100 + i);
+		mr = mw_mr(&p.b, t[i].setup >= 0 ? ACCESS_ALL |
+			   IBV_ACCESS_MW_BIND : (int)t[i].mr_access);
+		mw = mr ? ibv_alloc_mw(p.b.pd, t[i].setup == T1_BOUND ?
+				       IBV_MW_TYPE_1 : t[i].setup == T2_BOUND ?
+				       IBV_MW_TYPE_2 : t[i].bind_type) : NULL;
+		if (!mw) {
+			fail("%s: MR or window: %s", t[i].name, strerror(errno));
+			goto next;
+		}
+		key0 = mw->rkey;
+		key = ibv_inc_rkey(key0);
+		if (t[i].setup >= 0) {
+			snprintf(what, sizeof(what), "%s: first bind", t[i].name);
+			mw_bind_wr(&p.b, 1, mw, key, mr, 64 * KiB, 8 * KiB,
+				   t[i].key == 3 ? IBV_ACCESS_REMOTE_READ :
+				   IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_REMOTE_WRITE);
+			expect_wc_op(what, p.b.scq, 1, IBV_WC_SUCCESS,
+				     IBV_WC_BIND_MW);
+			mw->rkey = key;
+		}
+		if (t[i].bind_access) {
+			snprintf(what, sizeof(what), "%s: B's send queue",
+				 t[i].name);
+			mw_bind_wr(&p.b, 2, mw, ibv_inc_rkey(key), mr,
+				   t[i].bind_off, t[i].bind_len,
+				   t[i].bind_access);
+			expect_wcs(what, p.b.scq, (struct want[]) {
+				{ 2, t[i].want } }, 1);
+			snprintf(what, sizeof(what), "%s: B", t[i].name);
+			expect_state(what, p.b.qp, IBV_QPS_ERR);
+			snprintf(what, sizeof(what), "%s: A", t[i].name);
+			expect_state(what, p.a.qp, IBV_QPS_RTS);
+			goto next;
+		}
+		if (t[i].key == 2 || t[i].key == 4) {
+			struct ibv_send_wr wr = {
+				.wr_id = 3, .opcode = IBV_WR_LOCAL_INV,
+				.send_flags = IBV_SEND_SIGNALED,
+				.invalidate_rkey = key,
+			}, *bad;
+
+			snprintf(what, sizeof(what), "%s: LOCAL_INV", t[i].name);
+			expect_eq(what, ibv_post_send(p.b.qp, &wr, &bad), 0);
+			expect_wc_op(what, p.b.scq, 3, t[i].key == 2 ?
+				     IBV_WC_SUCCESS : t[i].want,
+				     IBV_WC_LOCAL_INV);
+			if (t[i].key == 4) {
+				snprintf(what, sizeof(what), "%s: B", t[i].name);
+				expect_state(what, p.b.qp, IBV_QPS_ERR);
+				snprintf(what, sizeof(what), "%s: A", t[i].name);
+				expect_state(what, p.a.qp, IBV_QPS_RTS);
+				goto next;
+			}
+		}
+		fill(p.a.mem, 64, 9200 + i);
+		snprintf(what, sizeof(what), "%s: A's completion", t[i].name);
+		expect_eq(what, rdma_at(&p, 4, t[i].op, 0, 64,
+					(uintptr_t)p.b.mem + t[i].roff,
+					t[i].key == 1 ? key0 : key), t[i].want);
+		snprintf(what, sizeof(what), "%s: A", t[i].name);
+		expect_state(what, p.a.qp, IBV_QPS_ERR);
+		snprintf(what, sizeof(what), "%s: bytes changed in B", t[i].name);
+		expect_eq(what, differ(p.b.mem, c.len, 9100 + i), 0);
+		snprintf(what, sizeof(what), "%s: bytes read into A", t[i].name);
+		expect_eq(what, differ(p.a.mem, 64, 9200 + i), 0);
+next:
+		if (mw)
+			ibv_dealloc_mw(mw);
+		if (mr)
+			ibv_dereg_mr(mr);
+		snprintf(what, sizeof(what), "%s: canaries changed", t[i].name);
+		if (made)
+			expect_eq(what, canary_changed(&p.a) +
+				  canary_changed(&p.b), 0);
+		pair_free(&p);
+	}
 }
 
 #define UD_QKEY		0x11111111
@@ -2486,6 +2884,8 @@ static const struct {
 	{ "srq", c_srq },
 	{ "wr_api", c_wr_api },
 	{ "rereg", c_rereg },
+	{ "mw", c_mw },
+	{ "mw_errors", c_mw_errors },
 	{ "ud", c_ud },
 	{ "qkey_priv", c_qkey_priv },
 	{ "transitions", c_transitions },
