@@ -740,7 +740,8 @@ static bool mrc_comp_read_answered(struct mrc_qp *qp, u32 psn)
  * @qp: the QP, locked
  *
  * Memory-management WRs are done when the requester reaches them, or (a
- * LOCAL_INV) after a grace period that @qp->inv_timer polls for.
+ * LOCAL_INV, a bind that replaced one) after a grace period that
+ * @qp->inv_timer polls for.
  */
 void mrc_comp_local(struct mrc_qp *qp)
 {
@@ -748,7 +749,7 @@ void mrc_comp_local(struct mrc_qp *qp)
 }
 
 /**
- * mrc_comp_inv_timer() - complete a LOCAL_INV whose grace period is over
+ * mrc_comp_inv_timer() - complete a WR whose grace period is over
  * @t: the QP's inv_timer
  *
  * and start what a fenced WR behind it waited for.
