@@ -64,6 +64,24 @@ int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_destroy_cq);
 
+/*
+ * The flags of a user CQE, as libibverbs numbers them (enum ibv_wc_flags):
+ * librxe hands them to the application as they are, and the uverbs ABI
+ * defines no numbers of its own.  The kernel's differ from the invalidate
+ * flag on; the kernel-only ones (network header type, SMAC, VLAN) mean
+ * nothing there, and their bits mean other things.
+ */
+#define MRC_UWC_GRH		BIT(0)
+#define MRC_UWC_WITH_IMM	BIT(1)
+#define MRC_UWC_WITH_INV	BIT(3)
+
+static u32 mrc_cq_uflags(int flags)
+{
+	return (flags & IB_WC_GRH ? MRC_UWC_GRH : 0) |
+	       (flags & IB_WC_WITH_IMM ? MRC_UWC_WITH_IMM : 0) |
+	       (flags & IB_WC_WITH_INVALIDATE ? MRC_UWC_WITH_INV : 0);
+}
+
 /* User space reads this: every byte of the slot is written, none leaks. */
 static void mrc_cq_to_user(struct ib_uverbs_wc *uwc, const struct ib_wc *wc)
 {
@@ -76,7 +94,7 @@ static void mrc_cq_to_user(struct ib_uverbs_wc *uwc, const struct ib_wc *wc)
 		.ex.imm_data = wc->ex.imm_data,
 		.qp_num = wc->qp->qp_num,
 		.src_qp = wc->src_qp,
-		.wc_flags = wc->wc_flags,
+		.wc_flags = mrc_cq_uflags(wc->wc_flags),
 		.pkey_index = wc->pkey_index,
 		.slid = wc->slid,
 		.sl = wc->sl,
