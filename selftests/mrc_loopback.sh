@@ -145,13 +145,14 @@ check "rping -V to this host: no data mismatch" "" "$(grep -i mismatch <<<"$cli_
 
 # Atomics between QPs of the device: four QPs' fetch-and-adds on one counter
 # each run once, compare-and-swap swaps on a match only; two QPs on one SRQ,
-# its limit event and RNR when it runs dry; datagrams between UD QPs, with
-# immediate data, a wrong Q_Key dropped (mrc-rcerr's cases).
+# its limit event and RNR when it runs dry; memory windows of both types;
+# datagrams between UD QPs, with immediate data, a wrong Q_Key dropped
+# (mrc-rcerr's cases).
 out=$(ip netns exec "$H1" timeout "$MRC_TOOL_TIMEOUT" "$MRC_RCERR" -a "$DEVL" -A "$gid4" \
-	-b "$DEVL" -B "$gid4" atomic srq ud 2>&1)
+	-b "$DEVL" -B "$gid4" atomic srq mw ud 2>&1)
 rc=$?
-check "one device: atomics from four QPs on one counter, SRQ, UD (mrc-rcerr atomic srq ud)" \
-	"0 ok 1 - atomic|ok 2 - srq|ok 3 - ud" \
+check "one device: atomics from four QPs on one counter, SRQ, windows, UD (mrc-rcerr atomic srq mw ud)" \
+	"0 ok 1 - atomic|ok 2 - srq|ok 3 - mw|ok 4 - ud" \
 	"$rc $(grep -E '^(not )?ok ' <<<"$out" | sed 's/ (.*//' | paste -sd '|')"
 [ "$rc" = 0 ] || printf '# %s\n' "$(tail -n 6 <<<"$out" | paste -sd '|')"
 "$MRCCTL" -n "$H1" dev del "$DEVL"
