@@ -153,41 +153,19 @@ static void fr_expect_no_scqe(struct fr *r)
 /* A WRITE_ONLY from the peer of @len pattern bytes at @va under @rkey. */
 static void fr_write(struct fr *r, u32 rkey, u64 va, const u8 *pat, u32 len)
 {
-	struct mrc_hdrs h = {
-		.opcode = MRC_OP_WRITE_ONLY,
-		/* Answered at once: no SACK coalescing in the way. */
-		.flags = MRC_BTH_F_ACK_REQ,
-		.dqpn = 0x10,
-		.psn = r->psn,
-		.ev = 0xbeef,
-		.msn = r->msn,
-		.va = va,
-		.rkey = rkey,
-		.dma_len = len,
-		.payload_len = len,
-	};
-
-	tf_resp_rcv(r->f, &h, pat);
+	tf_peer_write(r->f, r->psn, r->msn, rkey, va, pat, len);
 }
 
 static void fr_expect_sack(struct fr *r)
 {
-	struct mrc_hdrs h;
-
-	tf_pop(r->f, &h);
-	KUNIT_EXPECT_EQ(r->f->test, h.opcode, MRC_OP_SACK);
-	KUNIT_EXPECT_EQ(r->f->test, h.sack.cum_psn, r->psn + 1);
+	tf_expect_sack(r->f, r->psn + 1);
 	r->psn++;
 	r->msn++;
 }
 
 static void fr_expect_nack(struct fr *r, u8 reason)
 {
-	struct mrc_hdrs h;
-
-	tf_pop(r->f, &h);
-	KUNIT_EXPECT_EQ(r->f->test, h.opcode, MRC_OP_NACK);
-	KUNIT_EXPECT_EQ(r->f->test, h.nack.reason, reason);
+	tf_expect_nack(r->f, reason);
 }
 
 static size_t fr_dirty(struct fr *r)

@@ -20,6 +20,7 @@ struct mwt {
 	struct mrc_mw *mw;
 	u32 psn;	/* the responder's next expected PSN */
 	u32 msn;
+	u64 va;		/* where the last resolve landed in the MR */
 };
 
 static u8 pat[64];
@@ -81,56 +82,57 @@ static int mwt_bind(struct mwt *t, u64 off, u64 len, u32 access, u8 k)
 /* A peer's one-packet WRITE of @len pattern bytes at @va under @rkey. */
 static void mwt_write(struct mwt *t, u32 rkey, u64 va, u32 len)
 {
-	struct mrc_hdrs h = {
-		.opcode = MRC_OP_WRITE_ONLY,
-		.flags = MRC_BTH_F_ACK_REQ,
-		.dqpn = 0x10,
-		.psn = t->psn,
-		.ev = 0xbeef,
-		.msn = t->msn,
-		.va = va,
-		.rkey = rkey,
-		.dma_len = len,
-		.payload_len = len,
-	};
-
-	tf_resp_rcv(t->f, &h, pat);
+	tf_peer_write(t->f, t->psn, t->msn, rkey, va, pat, len);
 }
 
 static void mwt_expect_sack(struct mwt *t)
 {
-	struct mrc_hdrs h;
-
-	tf_pop(t->f, &h);
-	KUNIT_EXPECT_EQ(t->f->test, h.opcode, MRC_OP_SACK);
-	KUNIT_EXPECT_EQ(t->f->test, h.sack.cum_psn, t->psn + 1);
+	tf_expect_sack(t->f, t->psn + 1);
 	t->psn++;
 	t->msn++;
 }
 
-static void mwt_expect_nack(struct mwt *t, u8 reason)
-{
-	struct mrc_hdrs h;
-
-	tf_pop(t->f, &h);
-	KUNIT_EXPECT_EQ(t->f->test, h.opcode, MRC_OP_NACK);
-	KUNIT_EXPECT_EQ(t->f->test, h.nack.reason, reason);
-}
-
-/* mrc_mw_resolve() as the receive path calls it; the error, or 0. */
-static int mwt_resolve(struct mwt *t, u32 key, u64 *iova, u64 len,
-		       u32 access)
+/*
+ * mrc_mw_resolve() of @len bytes at @va as the receive path calls it: the
+ * error, or 0 and the MR address in @t->va.
+ */
+static int mwt_resolve(struct mwt *t, u32 key, u64 va, u64 len, u32 access)
 {
 	struct mrc_mr *mr;
 
 	rcu_read_lock();
 	spin_lock_bh(&t->f->qp->lock);
-	mr = mrc_mw_resolve(t->f->qp, key, iova, len, access);
+	mr = mrc_mw_resolve(t->f->qp, key, &va, len, access);
 	spin_unlock_bh(&t->f->qp->lock);
 	rcu_read_unlock();
-	if (!IS_ERR(mr))
-		KUNIT_EXPECT_PTR_EQ(t->f->test, mr, t->f->mr);
-	return PTR_ERR_OR_ZERO(mr);
+	if (IS_ERR(mr))
+		return PTR_ERR(mr);
+	KUNIT_EXPECT_PTR_EQ(t->f->test, mr, t->f->mr);
+	t->va = va;
+	return 0;
+}
+
+/* Does a peer's SEND_WITH_INV of @key pass, and what does it, or LOCAL_INV, do? */
+static bool mwt_inv_ok(struct mwt *t, u32 key)
+{
+	bool ok;
+
+	rcu_read_lock();
+	spin_lock_bh(&t->f->qp->lock);
+	ok = mrc_mw_inv_ok(t->f->qp, key);
+	spin_unlock_bh(&t->f->qp->lock);
+	rcu_read_unlock();
+	return ok;
+}
+
+static int mwt_invalidate(struct mwt *t, u32 key, bool remote)
+{
+	int err;
+
+	spin_lock_bh(&t->f->qp->lock);
+	err = mrc_mw_invalidate(t->f->qp, key, remote, NULL);
+	spin_unlock_bh(&t->f->qp->lock);
+	return err;
 }
 
 /*
@@ -177,7 +179,7 @@ static void mw_bind_wqe_then_write(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, TF_NPAGES * PAGE_SIZE), 32U);
 
 	mwt_write(t, key, TF_MR_IOVA + MW_OFF + MW_LEN - 15, 16);
-	mwt_expect_nack(t, MRC_NACK_ACCESS);
+	tf_expect_nack(t->f, MRC_NACK_ACCESS);
 	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, TF_NPAGES * PAGE_SIZE), 32U);
 	mwt_free(t);
 }
@@ -191,27 +193,21 @@ static void mw_zero_based_translates(struct kunit *test)
 {
 	struct mwt *t = mwt_make(test, IB_MW_TYPE_2);
 	u32 key;
-	u64 va;
 
 	KUNIT_ASSERT_EQ(test, mwt_bind(t, MW_OFF, MW_LEN,
 				       MW_RW | IB_ZERO_BASED, 7), 0);
 	key = t->mw->ibmw.rkey;
-	va = 0;
-	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, &va, MW_LEN,
+	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, 0, MW_LEN,
 					  IB_ACCESS_REMOTE_WRITE), 0);
-	KUNIT_EXPECT_EQ(test, va, TF_MR_IOVA + MW_OFF);
-	va = MW_LEN - 8;
-	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, &va, 8,
+	KUNIT_EXPECT_EQ(test, t->va, TF_MR_IOVA + MW_OFF);
+	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, MW_LEN - 8, 8,
 					  IB_ACCESS_REMOTE_READ), 0);
-	KUNIT_EXPECT_EQ(test, va, TF_MR_IOVA + MW_OFF + MW_LEN - 8);
-	va = MW_LEN - 7;
-	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, &va, 8,
+	KUNIT_EXPECT_EQ(test, t->va, TF_MR_IOVA + MW_OFF + MW_LEN - 8);
+	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, MW_LEN - 7, 8,
 					  IB_ACCESS_REMOTE_READ), -ERANGE);
-	va = U64_MAX - 3;
-	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, &va, 8,
+	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, U64_MAX - 3, 8,
 					  IB_ACCESS_REMOTE_READ), -ERANGE);
-	va = 0;
-	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, &va, 8,
+	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, 0, 8,
 					  IB_ACCESS_REMOTE_ATOMIC), -EACCES);
 
 	mwt_write(t, key, 16, 16);
@@ -231,7 +227,6 @@ static void mw_bind_rules(struct kunit *test)
 	struct mrc_mw_bind b;
 	unsigned long gp;
 	u32 k1, old;
-	u64 va;
 
 	/* type 1: never zero based; rights beyond remote ones refused */
 	KUNIT_EXPECT_EQ(test, mwt_bind(t1, 0, 64, IB_ZERO_BASED | MW_RW, 1),
@@ -269,11 +264,9 @@ static void mw_bind_rules(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mwt_bind(t1, 64, 64, MW_RW, 2), 1);
 	k1 = t1->mw->ibmw.rkey;
 	KUNIT_EXPECT_NE(test, k1, old);
-	va = TF_MR_IOVA;
-	KUNIT_EXPECT_EQ(test, mwt_resolve(t1, old, &va, 8,
+	KUNIT_EXPECT_EQ(test, mwt_resolve(t1, old, TF_MR_IOVA, 8,
 					  IB_ACCESS_REMOTE_READ), -ENOENT);
-	va = TF_MR_IOVA + 64;
-	KUNIT_EXPECT_EQ(test, mwt_resolve(t1, k1, &va, 64,
+	KUNIT_EXPECT_EQ(test, mwt_resolve(t1, k1, TF_MR_IOVA + 64, 64,
 					  IB_ACCESS_REMOTE_READ), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->mr->num_mw), 1);
 	/* a bind of no bytes unbinds a type 1 window */
@@ -285,10 +278,8 @@ static void mw_bind_rules(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mwt_bind(t2, 0, 64, MW_RW, 1), 0);
 	KUNIT_EXPECT_EQ(test, mwt_bind(t2, 0, 64, MW_RW, 2), -EINVAL);
 	/* and a type 1 window is never invalidated */
-	spin_lock_bh(&f->qp->lock);
-	KUNIT_EXPECT_EQ(test, mrc_mw_invalidate(f->qp, t1->mw->ibmw.rkey,
-						false, NULL), -EINVAL);
-	spin_unlock_bh(&f->qp->lock);
+	KUNIT_EXPECT_EQ(test, mwt_invalidate(t1, t1->mw->ibmw.rkey, false),
+			-EINVAL);
 	mwt_free(t2);
 	mwt_free(t1);
 }
@@ -304,43 +295,30 @@ static void mw_type2_tied_to_its_qp(struct kunit *test)
 	struct tf *f = t->f;
 	u64 serial = f->qp->serial;
 	u32 key;
-	u64 va;
 
 	KUNIT_ASSERT_EQ(test, mwt_bind(t, 0, 64, MW_RW, 9), 0);
 	key = t->mw->ibmw.rkey;
 
 	f->qp->serial = serial + 1;
-	va = TF_MR_IOVA;
-	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, &va, 8,
+	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, TF_MR_IOVA, 8,
 					  IB_ACCESS_REMOTE_READ), -ENOENT);
-	rcu_read_lock();
-	spin_lock_bh(&f->qp->lock);
-	KUNIT_EXPECT_FALSE(test, mrc_mw_inv_ok(f->qp, key));
-	KUNIT_EXPECT_EQ(test, mrc_mw_invalidate(f->qp, key, true, NULL),
-			-EINVAL);
-	spin_unlock_bh(&f->qp->lock);
-	rcu_read_unlock();
+	KUNIT_EXPECT_FALSE(test, mwt_inv_ok(t, key));
+	KUNIT_EXPECT_EQ(test, mwt_invalidate(t, key, true), -EINVAL);
 	f->qp->serial = serial;
 
-	va = TF_MR_IOVA;
-	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, &va, 8,
+	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, TF_MR_IOVA, 8,
 					  IB_ACCESS_REMOTE_READ), 0);
-	rcu_read_lock();
-	spin_lock_bh(&f->qp->lock);
-	KUNIT_EXPECT_TRUE(test, mrc_mw_inv_ok(f->qp, key));
-	KUNIT_EXPECT_EQ(test, mrc_mw_invalidate(f->qp, key, true, NULL), 0);
+	KUNIT_EXPECT_TRUE(test, mwt_inv_ok(t, key));
+	KUNIT_EXPECT_EQ(test, mwt_invalidate(t, key, true), 0);
 	/* free under the same key: done already, no error */
-	KUNIT_EXPECT_EQ(test, mrc_mw_invalidate(f->qp, key, false, NULL), 0);
-	KUNIT_EXPECT_FALSE(test, mrc_mw_inv_ok(f->qp, key));
-	spin_unlock_bh(&f->qp->lock);
-	rcu_read_unlock();
-	va = TF_MR_IOVA;
-	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, &va, 8,
+	KUNIT_EXPECT_EQ(test, mwt_invalidate(t, key, false), 0);
+	KUNIT_EXPECT_FALSE(test, mwt_inv_ok(t, key));
+	KUNIT_EXPECT_EQ(test, mwt_resolve(t, key, TF_MR_IOVA, 8,
 					  IB_ACCESS_REMOTE_READ), -ENOENT);
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->mr->num_mw), 0);
 	/* the peer's WRITE under the freed key: an rkey violation */
 	mwt_write(t, key, TF_MR_IOVA, 16);
-	mwt_expect_nack(t, MRC_NACK_RKEY_VIOLATION);
+	tf_expect_nack(t->f, MRC_NACK_RKEY_VIOLATION);
 	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 0, TF_NPAGES * PAGE_SIZE), 0U);
 	mwt_free(t);
 }
@@ -354,7 +332,6 @@ static void mw_holds_its_mr(struct kunit *test)
 	struct mwt *t = mwt_make(test, IB_MW_TYPE_1);
 	struct tf *f = t->f;
 	u32 access = f->mr->access;
-	u64 va;
 
 	KUNIT_ASSERT_EQ(test, mwt_bind(t, 0, 64, MW_RW, 4), 0);
 	KUNIT_EXPECT_EQ(test, mrc_dereg_mr(&f->mr->ibmr, NULL), -EBUSY);
@@ -365,8 +342,7 @@ static void mw_holds_its_mr(struct kunit *test)
 			    ERR_PTR(-EBUSY));
 	KUNIT_EXPECT_EQ(test, f->mr->access, access);
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->mr->num_mw), 1);
-	va = TF_MR_IOVA;
-	KUNIT_EXPECT_EQ(test, mwt_resolve(t, t->mw->ibmw.rkey, &va, 64,
+	KUNIT_EXPECT_EQ(test, mwt_resolve(t, t->mw->ibmw.rkey, TF_MR_IOVA, 64,
 					  IB_ACCESS_REMOTE_WRITE), 0);
 	mwt_free(t);
 }

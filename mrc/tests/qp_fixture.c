@@ -323,6 +323,43 @@ unsigned int tf_pop_all(struct tf *f, struct mrc_hdrs *h)
 	return n;
 }
 
+void tf_peer_write(struct tf *f, u32 psn, u32 msn, u32 rkey, u64 va,
+		   const u8 *data, u32 len)
+{
+	struct mrc_hdrs h = {
+		.opcode = MRC_OP_WRITE_ONLY,
+		.flags = MRC_BTH_F_ACK_REQ,
+		.dqpn = 0x10,
+		.psn = psn,
+		.ev = 0xbeef,
+		.msn = msn,
+		.va = va,
+		.rkey = rkey,
+		.dma_len = len,
+		.payload_len = len,
+	};
+
+	tf_resp_rcv(f, &h, data);
+}
+
+void tf_expect_sack(struct tf *f, u32 cum)
+{
+	struct mrc_hdrs h;
+
+	tf_pop(f, &h);
+	KUNIT_EXPECT_EQ(f->test, h.opcode, MRC_OP_SACK);
+	KUNIT_EXPECT_EQ(f->test, h.sack.cum_psn, cum);
+}
+
+void tf_expect_nack(struct tf *f, u8 reason)
+{
+	struct mrc_hdrs h;
+
+	tf_pop(f, &h);
+	KUNIT_EXPECT_EQ(f->test, h.opcode, MRC_OP_NACK);
+	KUNIT_EXPECT_EQ(f->test, h.nack.reason, reason);
+}
+
 void tf_resp_rcv(struct tf *f, const struct mrc_hdrs *h, const void *payload)
 {
 	rcu_read_lock();

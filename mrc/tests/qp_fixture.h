@@ -70,6 +70,18 @@ void tf_pop_payload(struct tf *f, struct mrc_hdrs *h, u8 *payload,
 /* Decode and drop every packet on @f->out, keeping the last one in @h. */
 unsigned int tf_pop_all(struct tf *f, struct mrc_hdrs *h);
 
+/*
+ * A peer's one-packet WRITE of @len bytes of @data at @va under @rkey, with
+ * PSN @psn and MSN @msn, asking to be answered at once (no SACK coalescing
+ * in the way).
+ */
+void tf_peer_write(struct tf *f, u32 psn, u32 msn, u32 rkey, u64 va,
+		   const u8 *data, u32 len);
+/* The next packet sent is a SACK whose cum_psn is @cum. */
+void tf_expect_sack(struct tf *f, u32 cum);
+/* The next packet sent is a NACK for @reason. */
+void tf_expect_nack(struct tf *f, u8 reason);
+
 /* mrc_resp_rcv() and mrc_comp_sack_rcv() under the locks the RX path holds. */
 void tf_resp_rcv(struct tf *f, const struct mrc_hdrs *h, const void *payload);
 void tf_sack_rcv(struct tf *f, const struct mrc_hdrs *h);
