@@ -6,7 +6,8 @@
 # goes through here.
 #
 #   vm.sh [--kernel stock|debug] [--modules DIR] [--out DIR] [--timeout SECONDS]
-#         [--mem SIZE] [--quiet] [--shell] [--no-leak-scan] [--no-kmemleak] [--] COMMAND...
+#         [--mem SIZE] [--quiet] [--shell] [--no-leak-scan] [--no-kmemleak]
+#         [--share-rw DIR] [--env NAME=VALUE] [--qemu ARG] [--] COMMAND...
 #
 # --kernel   stock: Debian's newest installed linux-image-*-amd64 (default);
 #            debug: the KASAN/lockdep/kmemleak/UBSAN/KUnit kernel from debug-kernel.sh.
@@ -23,6 +24,10 @@
 # --no-kmemleak  boot the debug kernel with kmemleak=off (no scan either): every
 #            allocation's tracking halves the guest's speed, so make check runs the
 #            tests that move the most data without it (Documentation/testing.md).
+# --share-rw a host directory the guest mounts writable at its own path, uncached,
+#            so that what another guest writes there is seen (pair.sh's rendezvous).
+# --env      exported to COMMAND (repeatable).
+# --qemu     one more argument for QEMU (repeatable): NICs, a monitor socket.
 #
 # The guest runs COMMAND with bash in the current directory as root. Exit status:
 # COMMAND's own, unless the guest log shows a kernel report (KASAN, UBSAN, lockdep,
@@ -50,6 +55,9 @@ quiet=0
 shell=0
 leak_scan=1
 kmemleak=1
+share_rw=
+envs=()
+qemu_extra=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) flavour=$2; shift 2 ;;
@@ -61,6 +69,9 @@ while [ $# -gt 0 ]; do
 	--shell) shell=1; shift ;;
 	--no-leak-scan) leak_scan=0; shift ;;
 	--no-kmemleak) leak_scan=0 kmemleak=0; shift ;;
+	--share-rw) share_rw=$(cd "$2" && pwd); shift 2 ;;
+	--env) envs+=("$2"); shift 2 ;;
+	--qemu) qemu_extra+=("$2"); shift 2 ;;
 	--) shift; break ;;
 	-*) echo "vm.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -127,12 +138,15 @@ done
 # when they are below a path the guest covers with tmpfs.
 shares=("$tree")
 case $kmods/ in /tmp/* | /run/* | /var/tmp/* | /root/*) shares+=("$kmods") ;; esac
+[ -z "$share_rw" ] || shares+=("$share_rw")
 share_args=()
 : >"$work/ir/shares"
 for i in "${!shares[@]}"; do
-	share_args+=(-fsdev "local,id=share$i,path=${shares[$i]},readonly=on,security_model=none,multidevs=remap"
+	mode=ro ro=readonly=on,
+	[ "${shares[$i]}" = "$share_rw" ] && mode=rw ro=
+	share_args+=(-fsdev "local,id=share$i,path=${shares[$i]},${ro}security_model=none,multidevs=remap"
 		-device "virtio-9p-pci,fsdev=share$i,mount_tag=share$i")
-	printf 'share%s %s\n' "$i" "${shares[$i]}" >>"$work/ir/shares"
+	printf 'share%s %s %s\n' "$i" "${shares[$i]}" "$mode" >>"$work/ir/shares"
 done
 (cd "$work/ir" && find . | cpio -o -H newc --quiet) | gzip -1 >"$work/initrd.gz"
 
@@ -142,6 +156,9 @@ cmdtext="$*"
 	echo "export MRC_TREE=$(q "$tree") MRC_KERNEL=$flavour MRC_KVER=$(q "$kver")"
 	echo "export MRC_MODROOT=$(q "$modroot") MRC_CWD=$(q "$PWD") MRC_SHELL=$shell"
 	echo "export MRC_OUT=/run/mrc/out MRC_CMD_TEXT=$(q "$cmdtext") MRC_LEAK_SCAN=$leak_scan"
+	for e in "${envs[@]}"; do
+		echo "export $(q "$e")"
+	done
 } >"$out/env"
 printf '%s\n' "$*" >"$out/cmd"
 
@@ -163,7 +180,7 @@ qemu=(qemu-system-x86_64 -machine q35 -accel tcg,thread=multi -cpu max -smp 2 -m
 	-device virtio-9p-pci,fsdev=out,mount_tag=out
 	"${share_args[@]}"
 	-chardev "stdio,id=con,signal=off,logfile=$out/console.log"
-	-serial chardev:con)
+	-serial chardev:con "${qemu_extra[@]}")
 
 # stuck_watch PID: a netdev whose last reference never goes makes its unregister wait
 # for ever, printing every 10 s; after a minute of that the guest cannot finish, so
