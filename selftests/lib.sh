@@ -78,6 +78,17 @@ check()
 	fi
 }
 
+# check_counter_delta DESCRIPTION BEFORE AFTER: the counter moved up.
+check_counter_delta()
+{
+	mrc_checks=$((mrc_checks + 1))
+	if [[ $2 =~ ^[0-9]+$ && $3 =~ ^[0-9]+$ ]] && [ "$3" -gt "$2" ]; then
+		mrc_ok "$1 ($2 -> $3)"
+	else
+		mrc_fail "$1 ($2 -> $3)"
+	fi
+}
+
 # check_match DESCRIPTION EXTENDED-REGEX ACTUAL: some line of ACTUAL matches, as with
 # grep -E; the shell's own matcher unless ACTUAL is long (an exec costs the debug
 # kernel 0.1 s, a shell loop over a long dump more).

@@ -70,17 +70,6 @@ check_no_qp_errors()
 	echo "#  $why"
 }
 
-# check_counter_delta DESCRIPTION BEFORE AFTER: the counter moved up.
-check_counter_delta()
-{
-	mrc_checks=$((mrc_checks + 1))
-	if [[ $2 =~ ^[0-9]+$ && $3 =~ ^[0-9]+$ ]] && [ "$3" -gt "$2" ]; then
-		mrc_ok "$1 ($2 -> $3)"
-	else
-		mrc_fail "$1 ($2 -> $3)"
-	fi
-}
-
 # Each transfer moves $mib MiB: 32, 16 under the debug kernel; (b) twice that.
 mib=$(mrc_scaled 32)
 

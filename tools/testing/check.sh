@@ -9,9 +9,9 @@
 # with a table of the stages (wall time, passed, failed, skipped) and the line
 # "N passed, N failed[, N skipped]"; the exit status is non-zero when anything failed.
 #
-# Environment: MRC_CHECK_ONLY="static stock debug" limits the stages (for a quick loop
-# while developing; make check itself always runs them all; "kunit" alone runs the
-# debug boot with the KUnit suites and no selftest). MRC_CHECK_TESTS="mrc_a.sh ..."
+# Environment: MRC_CHECK_ONLY="static stock debug pair" limits the stages (for a quick
+# loop while developing; make check itself always runs them all; "kunit" alone runs the
+# debug boot with the KUnit suites and no selftest; "pair" the two-kernel test). MRC_CHECK_TESTS="mrc_a.sh ..."
 # limits both VMs' selftests to those named. MRC_CHECK_FULL=1 (make check-long) runs
 # every selftest in the stock VM and in a debug VM, as below.
 set -uo pipefail
@@ -21,7 +21,7 @@ t=$tree/tools/testing
 logs=$tree/.build/check
 rm -rf "$logs"
 mkdir -p "$logs"
-only=${MRC_CHECK_ONLY:-static stock debug}
+only=${MRC_CHECK_ONLY:-static stock debug pair}
 passed=0 failed=0 skipped=0
 failures=()
 
@@ -286,7 +286,7 @@ if wants stock; then
 	fi
 fi
 debug1_plan=() debug2_plan=()
-if wants kunit || wants debug; then
+if wants kunit || wants debug || wants pair; then
 	# A cold cache builds the kernel here: its own stage, so that ci-budget can tell
 	# a warm run from a cold one.
 	if [ -f "$("$t/vm/debug-kernel.sh" --path)/.done" ]; then
@@ -317,12 +317,13 @@ if wants kunit || wants debug; then
 				fi
 			done < <(selftest_plan debug)
 		fi
-		vm_start debug1-selftests debug $debug_limit -- tools/testing/debug-guest.sh \
-			"${debug1_plan[@]}"
-		[ ${#debug2_plan[@]} = 0 ] ||
-			vm_start debug2-selftests debug $debug_limit --no-kmemleak -- \
-				selftests/run.sh \
-				"${debug2_plan[@]}"
+		if wants kunit || wants debug; then
+			vm_start debug1-selftests debug $debug_limit -- \
+				tools/testing/debug-guest.sh "${debug1_plan[@]}"
+			[ ${#debug2_plan[@]} = 0 ] ||
+				vm_start debug2-selftests debug $debug_limit --no-kmemleak -- \
+					selftests/run.sh "${debug2_plan[@]}"
+		fi
 	else
 		result fail "debug VM (not run: a build failed)"
 	fi
@@ -350,12 +351,57 @@ count_debug1()
 		count_tap "$logs/debug1-selftests.log" "debug:" "${debug1_plan[@]}"
 }
 
+# The two-kernel test (selftests/mrc_pair.sh through tools/testing/vm/pair.sh): guest
+# a on the stock kernel, b on the debug one, wired plane by plane. It starts once the
+# stock VM is done, beside the debug VMs' last minutes, so that no more than three
+# guests share the two cores.
+pair_start()
+{
+	pair_t0=$(date +%s)
+	"$t/vm/pair.sh" --kernel-a stock --kernel-b debug --timeout "$debug_limit" \
+		--out "$logs/pair-vm" -- selftests/run.sh mrc_pair.sh >"$logs/pair.log" 2>&1 &
+	pair_pid=$!
+}
+
+# pair_judge: wait for the pair and judge each guest as vm_judge does one VM.
+pair_judge()
+{
+	local side st p0=$passed f0=$failed s0=$skipped
+	[ -n "${pair_pid:-}" ] || return 0
+	wait "$pair_pid"
+	grep -E '^[ab]: (# )*(not ok|#   |vm.sh:|splat-scan:)|^pair.sh:' "$logs/pair.log" |
+		sed 's/^/# /' || true
+	for side in a b; do
+		st=$(sed -n "s/^pair.sh: .*$side ([a-z]*) status \([0-9]*\).*/\1/p" "$logs/pair.log")
+		case $st in
+		124) result fail "pair $side: guest reported its status (it hung)" ;;
+		126 | '') result fail "pair $side: guest reported its status (it died)" ;;
+		*) result pass "pair $side: guest reported its status" ;;
+		esac
+		if [ "$st" = 125 ] || ! "$t/vm/splat-scan.sh" "$logs/pair-vm/$side" >/dev/null; then
+			result fail "pair $side: no kernel report from boot to power-off"
+		else
+			result pass "pair $side: no kernel report from boot to power-off"
+		fi
+		count_tap "$logs/pair-vm/$side.log" "pair $side:" mrc_pair.sh
+	done
+	stage_row "two kernels (pair)" "$pair_t0" "$p0" "$f0" "$s0" sub
+}
+
 stage "VMs"
 vm_judge stock-selftests "stock VM" count_tap "$logs/stock-selftests.log" "stock:" \
 	"${stock_plan[@]}"
+if wants pair; then
+	if [ $stock_ok = 1 ] && [ $debug_ok = 1 ]; then
+		pair_start
+	else
+		result fail "two kernels (not run: a build failed)"
+	fi
+fi
 vm_judge debug1-selftests "debug VM 1" count_debug1
 vm_judge debug2-selftests "debug VM 2" count_tap "$logs/debug2-selftests.log" "debug:" \
 	"${debug2_plan[@]}"
+pair_judge
 stage
 
 # One line per VM with each test's seconds: CI shows only the end of this output,
