@@ -205,6 +205,8 @@ void mrc_mr_copy(const struct mrc_mr *mr, u64 iova, void *buf, u32 len,
 		 enum mrc_copy_dir dir);
 struct mrc_mr *mrc_remote_mr(struct mrc_qp *qp, u32 rkey, u64 *iova, u64 len,
 			     u32 access);
+int mrc_key_invalidate(struct mrc_qp *qp, u32 key, bool remote,
+		       unsigned long *gp);
 bool mrc_mr_atomic_aligned(const struct mrc_mr *mr, u64 iova);
 int mrc_mr_atomic(const struct mrc_mr *mr, u64 iova, bool cas, u64 swap_add,
 		  u64 compare, u64 *orig);

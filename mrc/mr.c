@@ -578,6 +578,25 @@ struct mrc_mr *mrc_remote_mr(struct mrc_qp *qp, u32 rkey, u64 *iova, u64 len,
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_remote_mr);
 
+/**
+ * mrc_key_invalidate() - invalidate what @key names, a region or a window
+ * @qp: the QP asking: by a LOCAL_INV it posted, or by a SEND_WITH_INV its
+ *	peer sent (@remote)
+ * @key: the key
+ * @remote: a peer asks (a window must then be bound to @qp)
+ * @gp: see mrc_mr_invalidate(); may be NULL
+ *
+ * Context: the QP's lock held (bottom halves off).
+ * Return: 0 or -EINVAL.
+ */
+int mrc_key_invalidate(struct mrc_qp *qp, u32 key, bool remote,
+		       unsigned long *gp)
+{
+	if (mrc_key_is_mw(key))
+		return mrc_mw_invalidate(qp, key, remote, gp);
+	return mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, key, gp);
+}
+
 /* mrc_mr_copy() for a registration: pages of kernel virtual addresses. */
 static void mrc_mr_copy_fast(const struct mrc_mr *map, u64 iova, void *buf,
 			     u32 len, enum mrc_copy_dir dir)

@@ -434,11 +434,8 @@ static int mrc_req_local(struct mrc_qp *qp, struct mrc_send_ctx *ctx)
 				      ctx->reg_access);
 	else if (ctx->opcode == IB_WR_BIND_MW)
 		err = mrc_mw_bind(qp, &ctx->mw, &ctx->inv_rcu);
-	else if (mrc_key_is_mw(ctx->rkey))
-		err = mrc_mw_invalidate(qp, ctx->rkey, false, &ctx->inv_rcu);
 	else
-		err = mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, ctx->rkey,
-					&ctx->inv_rcu);
+		err = mrc_key_invalidate(qp, ctx->rkey, false, &ctx->inv_rcu);
 	if (err < 0) {
 		ctx->status = ctx->opcode == IB_WR_BIND_MW ? IB_WC_MW_BIND_ERR :
 							     IB_WC_LOC_QP_OP_ERR;

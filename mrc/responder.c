@@ -322,14 +322,7 @@ static void mrc_resp_fatal_rwqe(struct mrc_qp *qp, const struct mrc_hdrs *h,
 static bool mrc_resp_invalidate(struct mrc_qp *qp, const struct mrc_msg *m,
 				struct ib_wc *wc)
 {
-	int err;
-
-	if (mrc_key_is_mw(m->inv_rkey))
-		err = mrc_mw_invalidate(qp, m->inv_rkey, true, NULL);
-	else
-		err = mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, m->inv_rkey,
-					NULL);
-	if (err) {
+	if (mrc_key_invalidate(qp, m->inv_rkey, true, NULL)) {
 		wc->status = IB_WC_REM_INV_REQ_ERR;
 		return false;
 	}
