@@ -3,7 +3,8 @@
 #
 # The guest side of tools/testing/vm/pair.sh: two guests, each one host of the pair,
 # whose NIC i is plane i; they meet in $MRC_PAIR_DIR and ask the host there to cut or
-# restore a plane's link. Source it after lib.sh.
+# restore a plane's link. Source it after lib.sh. Several pair tests run one after the
+# other in the same boot: each one's marks, link requests and files carry its name.
 
 MRC_PAIR_SIDE=${MRC_PAIR_SIDE:?run under tools/testing/vm/pair.sh}
 MRC_PAIR_PLANES=${MRC_PAIR_PLANES:-8}
@@ -12,6 +13,10 @@ MRC_PAIR_PEER=b
 # The host number of this side on every plane: a is 1 (the server), b is 2.
 MRC_PAIR_HOST=1
 [ "$MRC_PAIR_SIDE" = b ] && MRC_PAIR_HOST=2
+# This test's name, and its directory in the rendezvous for files both sides read.
+MRC_PAIR_TAG=$(basename "$0" .sh)
+MRC_PAIR_RES=$MRC_PAIR_DIR/$MRC_PAIR_TAG
+mkdir -p "$MRC_PAIR_RES"
 
 # pair_nics: the plane NICs as p0..pN-1 (by the MAC pair.sh gave NIC i), with the
 # addresses lib.sh's two-namespace topology uses, 10.i.0.H/24 and fd00:i::H/64.
@@ -29,8 +34,8 @@ pair_nics()
 		esac
 	done
 	for ((i = 0; i < MRC_PAIR_PLANES; i++)); do
-		ip addr add "10.$i.0.$MRC_PAIR_HOST/24" dev "p$i" &&
-			ip addr add "fd00:$i::$MRC_PAIR_HOST/64" dev "p$i" nodad &&
+		ip addr replace "10.$i.0.$MRC_PAIR_HOST/24" dev "p$i" &&
+			ip addr replace "fd00:$i::$MRC_PAIR_HOST/64" dev "p$i" nodad &&
 			ip link set "p$i" up || return 1
 	done
 }
@@ -38,7 +43,7 @@ pair_nics()
 # pair_mark NAME: tell the other guest that NAME happened here.
 pair_mark()
 {
-	: >"$MRC_PAIR_DIR/$MRC_PAIR_SIDE.$1"
+	: >"$MRC_PAIR_RES/$MRC_PAIR_SIDE.$1"
 }
 
 # pair_wait NAME [SECONDS]: wait until the other guest marked NAME (default 300 s:
@@ -46,7 +51,7 @@ pair_mark()
 pair_wait()
 {
 	local deadline=$((SECONDS + ${2:-300}))
-	until [ -e "$MRC_PAIR_DIR/$MRC_PAIR_PEER.$1" ]; do
+	until [ -e "$MRC_PAIR_RES/$MRC_PAIR_PEER.$1" ]; do
 		[ $SECONDS -lt $deadline ] || return 1
 		mrc_nap
 	done
@@ -59,7 +64,7 @@ pair_link()
 {
 	local req deadline=$((SECONDS + 30))
 	pair_link_n=$((pair_link_n + 1))
-	req=$MRC_PAIR_DIR/link.$MRC_PAIR_SIDE$pair_link_n
+	req=$MRC_PAIR_DIR/link.$MRC_PAIR_TAG.$MRC_PAIR_SIDE$pair_link_n
 	echo "$1 $2" >"$req.new" && mv "$req.new" "$req"
 	until [ -e "$req.done" ]; do
 		[ $SECONDS -lt $deadline ] || return 1

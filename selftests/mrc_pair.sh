@@ -14,7 +14,7 @@ mrc_require_root
 mrc_require_mrcctl
 mrc_require_xfer
 dev=mrc-$MRC_PAIR_SIDE
-res=$MRC_PAIR_DIR
+res=$MRC_PAIR_RES
 planes=$MRC_PAIR_PLANES
 mrc_load
 pair_nics

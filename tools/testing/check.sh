@@ -351,15 +351,17 @@ count_debug1()
 		count_tap "$logs/debug1-selftests.log" "debug:" "${debug1_plan[@]}"
 }
 
-# The two-kernel test (selftests/mrc_pair.sh through tools/testing/vm/pair.sh): guest
-# a on the stock kernel, b on the debug one, wired plane by plane. It starts once the
-# stock VM is done, beside the debug VMs' last minutes, so that no more than three
-# guests share the two cores.
+# The two-kernel tests (selftests/mrc_pair*.sh through tools/testing/vm/pair.sh), one
+# boot: guest a on the stock kernel, b on the debug one, wired plane by plane; mrc's
+# own transfer, then NVMe over Fabrics and NFS over RDMA, each through a plane cut.
+# They start once the stock VM is done, beside the debug VMs' last minutes, so that
+# no more than three guests share the two cores.
+pair_plan=(mrc_pair.sh mrc_pair_nvme.sh mrc_pair_nfs.sh)
 pair_start()
 {
 	pair_t0=$(date +%s)
 	"$t/vm/pair.sh" --kernel-a stock --kernel-b debug --timeout "$debug_limit" \
-		--out "$logs/pair-vm" -- selftests/run.sh mrc_pair.sh >"$logs/pair.log" 2>&1 &
+		--out "$logs/pair-vm" -- selftests/run.sh "${pair_plan[@]}" >"$logs/pair.log" 2>&1 &
 	pair_pid=$!
 }
 
@@ -383,7 +385,7 @@ pair_judge()
 		else
 			result pass "pair $side: no kernel report from boot to power-off"
 		fi
-		count_tap "$logs/pair-vm/$side.log" "pair $side:" mrc_pair.sh
+		count_tap "$logs/pair-vm/$side.log" "pair $side:" "${pair_plan[@]}"
 	done
 	stage_row "two kernels (pair)" "$pair_t0" "$p0" "$f0" "$s0" sub
 }

@@ -14,6 +14,7 @@ pkgs=(
 	iproute2 iputils-ping ethtool libcap2-bin util-linux jq python3 python3-yaml
 	rdma-core ibverbs-utils ibverbs-providers rdmacm-utils perftest
 	libibverbs-dev librdmacm-dev
+	fio nvme-cli nfs-kernel-server
 )
 missing=()
 for p in "${pkgs[@]}"; do
