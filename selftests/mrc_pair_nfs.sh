@@ -17,21 +17,13 @@ mrc_require_mrcctl
 for tool in rpc.nfsd rpc.mountd exportfs mount.nfs4 jq; do
 	command -v "$tool" >/dev/null || { echo "# $tool is not installed"; exit "$KSFT_SKIP"; }
 done
-dev=mrc-$MRC_PAIR_SIDE
 planes=$MRC_PAIR_PLANES
 res=$MRC_PAIR_RES
 per_plane=$((128 / planes))
 export_dir=/tmp/nfs-export
 mnt=/tmp/nfs-mnt
 mrc_load
-pair_nics
-check "$MRC_PAIR_SIDE: plane NICs" "0" "$?"
-# shellcheck disable=SC2046
-"$MRCCTL" dev add "$dev" $(topo_plane_args "$planes")
-check "$MRC_PAIR_SIDE: dev add $dev over $planes planes" "0" "$?"
-wait_until 20 mrc_gid_index "" "$dev" 1 "10.0.0.$MRC_PAIR_HOST"
-pair_mark dev
-pair_wait dev
+pair_dev_up
 
 # nfs_serve: nfsd for NFSv4 only (no rpcbind, lockd or statd needed), state in a tmpfs
 # over /var/lib/nfs (the guest's root is the host's, read-only), the grace period
@@ -123,31 +115,19 @@ else
 	norsp0=$(dmesg | grep -c 'nfs: server 10.0.0.1 not responding')
 	conn0=$(dmesg | grep -c 'rpcrdma: .*\(disconnect\|closed\|connection to .* on .* rejected\)')
 	qp_err0=$(mrc_counter_sum "" "$dev" qp_errors)
-	bad0=$(mrc_counter "" "$dev" 4 ev_assumed_bad)
-	rec0=$(mrc_counter "" "$dev" 4 ev_recovered)
 	nqp=$("$MRCCTL" -j qp show dev "$dev" | jq length)
 	check_match "b: the mount's QPs" '^[1-4]$' "$nqp"
-	delta() { echo $(($(mrc_counter "" "$dev" 4 "$1") - $2)); }
-	retired() { [ "$(delta ev_assumed_bad "$bad0")" -ge "$per_plane" ]; }
-	recovered() { [ "$(delta ev_recovered "$rec0")" -ge "$(delta ev_assumed_bad "$bad0")" ]; }
-	(
-		# The cut, as in mrc_pair_nvme.sh: down until the QP retired the plane's
-		# EVs, up until every retired EV is back.
-		rc=1
-		pair_link 3 off && wait_until 120 retired && pair_link 3 on &&
-			wait_until 120 recovered && rc=0
-		echo "$rc" >"$res/cut.rc"
-	) &
-	cutter=$!
+	pair_cut_start 3
 	rounds=0 cp_bad=0
 	while [ $rounds -lt 12 ]; do
 		rounds=$((rounds + 1))
 		cp -r "$src" "$mnt/r$rounds" && sync -f "$mnt" || cp_bad=$((cp_bad + 1))
-		[ -e "$res/cut.rc" ] && break
+		pair_cut_over && break
 	done
-	wait "$cutter"
+	pair_cut_wait
+	cut_rc=$?
 	check "b: the host cut plane 3, b's QP retired its EVs, the plane came back" \
-		"0" "$(cat "$res/cut.rc" 2>/dev/null)"
+		"0" "$cut_rc"
 	check "b: every copy ($rounds) of the tree succeeded" "0" "$cp_bad"
 	# What b reads back must come from a, not from b's page cache: mount afresh.
 	umount "$mnt" && mount -t nfs4 -o vers=4.2,rdma,port=20049 10.0.0.1:/ "$mnt"
@@ -160,8 +140,8 @@ else
 	pair_mark copied
 	pair_wait verified 300
 	check "a: verified" "0" "$?"
-	bad=$(delta ev_assumed_bad "$bad0")
-	rec=$(delta ev_recovered "$rec0")
+	bad=$(pair_cut_delta ev_assumed_bad)
+	rec=$(pair_cut_delta ev_recovered)
 	check "b: each EV of plane 3 retired at most once per QP ($bad of $per_plane to $((per_plane * nqp)))" \
 		"1" "$([ "$bad" -ge "$per_plane" ] && [ "$bad" -le $((per_plane * nqp)) ] && echo 1)"
 	check "b: every retired EV came back" "$bad" "$rec"

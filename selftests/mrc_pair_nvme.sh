@@ -16,7 +16,6 @@ mrc_require_mrcctl
 for tool in nvme fio jq; do
 	command -v "$tool" >/dev/null || { echo "# $tool is not installed"; exit "$KSFT_SKIP"; }
 done
-dev=mrc-$MRC_PAIR_SIDE
 planes=$MRC_PAIR_PLANES
 res=$MRC_PAIR_RES
 nqn=nqn.2026-12.org.mrc:pair
@@ -24,14 +23,7 @@ per_plane=$((128 / planes))
 # Each fio round writes and verifies this much; rounds repeat until the cut is over.
 size=$(mrc_scaled 32)M
 mrc_load
-pair_nics
-check "$MRC_PAIR_SIDE: plane NICs" "0" "$?"
-# shellcheck disable=SC2046
-"$MRCCTL" dev add "$dev" $(topo_plane_args "$planes")
-check "$MRC_PAIR_SIDE: dev add $dev over $planes planes" "0" "$?"
-wait_until 20 mrc_gid_index "" "$dev" 1 "10.0.0.$MRC_PAIR_HOST"
-pair_mark dev
-pair_wait dev
+pair_dev_up
 
 # nvmet_export / nvmet_unexport: a's subsystem, one namespace backed by a file in
 # tmpfs (buffered: tmpfs has no O_DIRECT), on port 4420 of 10.0.0.1 over RDMA.
@@ -107,32 +99,20 @@ else
 	resets0=$(dmesg | grep -c "nvme $ctrl: .*\(reconnect\|resetting\|Reconnect\)")
 	ioerr0=$(dmesg | grep -c "I/O error, dev ${ctrl}n1\|${ctrl}n1: .*error")
 	qp_err0=$(mrc_counter_sum "" "$dev" qp_errors)
-	bad0=$(mrc_counter "" "$dev" 4 ev_assumed_bad)
-	rec0=$(mrc_counter "" "$dev" 4 ev_recovered)
 	# b's QPs: the admin queue and one I/O queue per CPU, each its own set of EVs.
 	nqp=$("$MRCCTL" -j qp show dev "$dev" | jq length)
 	check_match "b: the controller's QPs (admin + I/O queues)" '^[2-9]$' "$nqp"
-	delta() { echo $(($(mrc_counter "" "$dev" 4 "$1") - $2)); }
-	retired() { [ "$(delta ev_assumed_bad "$bad0")" -ge "$per_plane" ]; }
-	recovered() { [ "$(delta ev_recovered "$rec0")" -ge "$(delta ev_assumed_bad "$bad0")" ]; }
-	(
-		# The cut: once fio runs, plane 3 goes down until b retired at least one
-		# QP's full share of the plane's EVs, then up until every retired EV is back.
-		rc=1
-		pair_link 3 off && wait_until 120 retired && pair_link 3 on &&
-			wait_until 120 recovered && rc=0
-		echo "$rc" >"$res/cut.rc"
-	) &
-	cutter=$!
+	pair_cut_start 3
 	rounds=0 fio_bad=0
 	while [ $rounds -lt 20 ]; do
 		rounds=$((rounds + 1))
 		fio_round "$rounds" "$blk" || fio_bad=$((fio_bad + 1))
-		[ -e "$res/cut.rc" ] && break
+		pair_cut_over && break
 	done
-	wait "$cutter"
+	pair_cut_wait
+	cut_rc=$?
 	check "b: the host cut plane 3, b's QPs retired its EVs, the plane came back" \
-		"0" "$(cat "$res/cut.rc" 2>/dev/null)"
+		"0" "$cut_rc"
 	check "b: every fio round ($rounds) wrote and verified $size" "0" "$fio_bad"
 	errs=0 wrote=0 read=0
 	for ((r = 1; r <= rounds; r++)); do
@@ -144,8 +124,8 @@ else
 	check "b: fio reported no error" "0" "$errs"
 	want=$((rounds * ${size%M} * 1048576))
 	check "b: bytes written, bytes read back and verified" "$want $want" "$wrote $read"
-	bad=$(delta ev_assumed_bad "$bad0")
-	rec=$(delta ev_recovered "$rec0")
+	bad=$(pair_cut_delta ev_assumed_bad)
+	rec=$(pair_cut_delta ev_recovered)
 	check "b: each EV of plane 3 retired at most once per QP ($bad of $per_plane to $((per_plane * nqp)))" \
 		"1" "$([ "$bad" -ge "$per_plane" ] && [ "$bad" -le $((per_plane * nqp)) ] && echo 1)"
 	check "b: every retired EV came back" "$bad" "$rec"
