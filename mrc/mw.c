@@ -193,6 +193,21 @@ unlock:
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_mw_bind);
 
+/*
+ * The window @key names, if @qp may invalidate it at all: a type 2 window
+ * (o10-37.2.26: type 1 windows are never invalidated) of the QP's PD.
+ * Under RCU.
+ */
+static struct mrc_mw *mrc_mw_find_inv(struct mrc_qp *qp, u32 key)
+{
+	struct mrc_mw *mw = mrc_mw_find(qp->mdev, key);
+
+	if (!mw || mw->ibmw.type != IB_MW_TYPE_2 ||
+	    mw->ibmw.pd != qp->ibqp.pd)
+		return NULL;
+	return mw;
+}
+
 /**
  * mrc_mw_invalidate() - invalidate a type 2 window
  * @qp: the QP that asks: by a LOCAL_INV it posted, or by a SEND_WITH_INV
@@ -216,9 +231,8 @@ int mrc_mw_invalidate(struct mrc_qp *qp, u32 key, bool remote,
 	int err = -EINVAL;
 
 	rcu_read_lock();
-	mw = mrc_mw_find(qp->mdev, key);
-	if (!mw || mw->ibmw.type != IB_MW_TYPE_2 ||
-	    mw->ibmw.pd != qp->ibqp.pd)
+	mw = mrc_mw_find_inv(qp, key);
+	if (!mw)
 		goto unlock;
 	spin_lock(&mw->lock);
 	if (mw->ibmw.rkey == key &&
@@ -245,11 +259,10 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_mw_invalidate);
  */
 bool mrc_mw_inv_ok(struct mrc_qp *qp, u32 key)
 {
-	struct mrc_mw *mw = mrc_mw_find(qp->mdev, key);
+	struct mrc_mw *mw = mrc_mw_find_inv(qp, key);
 	bool ok;
 
-	if (!mw || mw->ibmw.type != IB_MW_TYPE_2 ||
-	    mw->ibmw.pd != qp->ibqp.pd)
+	if (!mw)
 		return false;
 	spin_lock(&mw->lock);
 	ok = mw->mr && mw->ibmw.rkey == key && mw->qp_serial == qp->serial;
