@@ -8,6 +8,7 @@
 #   make bench           mrc against rdma_rxe with perftest (a benchmark, not a test)
 #   make bench-multipath one QP over 8 shaped planes: spraying, failover, loss (benchmark)
 #   make bench-srv6      one QP on the shaped SRv6 fabric through a spine failure (benchmark)
+#   make bench-ulp       NVMe-oF between two guests over mrc, rdma_rxe and nvme-tcp (benchmark)
 #   make fuzz            hostile packets at live QPs for FUZZ_S seconds in the debug kernel
 
 KVER ?= $(shell tools/testing/vm/stock-kver.sh)
@@ -55,6 +56,9 @@ bench-multipath:
 bench-srv6:
 	tools/bench/srv6.sh
 
+bench-ulp:
+	tools/bench/ulp.sh
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/mrcctl clean
@@ -62,4 +66,4 @@ clean:
 	$(MAKE) -C tools/testing/mrc-rcerr clean
 	rm -rf .build
 
-.PHONY: all modules modules_install install tools sparse check check-long demo fuzz bench bench-multipath bench-srv6 clean
+.PHONY: all modules modules_install install tools sparse check check-long demo fuzz bench bench-multipath bench-srv6 bench-ulp clean

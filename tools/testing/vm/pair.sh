@@ -7,10 +7,12 @@
 # COMMAND, with MRC_PAIR_SIDE=a or b; they meet in MRC_PAIR_DIR, a directory both mount
 # writable, and ask the host to cut or restore a plane's link there (the QEMU monitor's
 # set_link on guest a's NIC: b still sees carrier and loses the plane's packets
-# silently, the failure MRC is built for). selftests/pair/lib.sh holds the guest side.
+# silently, the failure MRC is built for). selftests/lib_pair.sh holds the guest side.
 #
 #   pair.sh [--kernel-a stock|debug] [--kernel-b stock|debug] [--planes N]
-#           [--timeout SECONDS] [--out DIR] [--] COMMAND...
+#           [--timeout SECONDS] [--out DIR] [--env NAME=VALUE]... [--] COMMAND...
+#
+# --env passes NAME=VALUE into both guests' environment (vm.sh --env).
 #
 # Exit status: 0 when both guests' COMMAND exited 0, else the first non-zero of a's and
 # b's vm.sh status (125: a kernel report in that guest). Logs in DIR/a, DIR/b.
@@ -23,6 +25,7 @@ kb=stock
 planes=8
 timeout=900
 out=
+envs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel-a) ka=$2; shift 2 ;;
@@ -30,6 +33,7 @@ while [ $# -gt 0 ]; do
 	--planes) planes=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--env) envs+=(--env "$2"); shift 2 ;;
 	--) shift; break ;;
 	-*) echo "pair.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -121,7 +125,7 @@ run() {
 	mapfile -t nic < <(nics "$side")
 	"$here/vm.sh" --kernel "$kernel" --quiet --timeout "$timeout" --out "$out/$side" \
 		--share-rw "$rdv" --env "MRC_PAIR_SIDE=$side" --env "MRC_PAIR_DIR=$rdv" \
-		--env "MRC_PAIR_PLANES=$planes" "${nic[@]}" -- "$@" >"$out/$side.log" 2>&1
+		--env "MRC_PAIR_PLANES=$planes" "${envs[@]}" "${nic[@]}" -- "$@" >"$out/$side.log" 2>&1
 }
 
 links &
