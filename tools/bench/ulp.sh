@@ -286,7 +286,9 @@ if [ ${#plot_args[@]} -gt 0 ]; then
 		echo "set key outside right"
 		echo "set yrange [0:*]"
 		echo "set arrow from ${plot_args[1]}, graph 0 to ${plot_args[1]}, graph 1 nohead dt 2"
-		echo "set arrow from ${plot_args[2]}, graph 0 to ${plot_args[2]}, graph 1 nohead dt 3"
+		echo "set arrow from ${plot_args[2]}, graph 0 to ${plot_args[2]}, graph 1 nohead dt 2"
+		echo "set label 'plane 3 cut' at ${plot_args[1]}, graph 0.97 offset 0.5,0"
+		echo "set label 'restored' at ${plot_args[2]}, graph 0.97 offset 0.5,0"
 		printf 'plot '
 		sep=
 		for ((i = 0; i < ${#plot_args[@]}; i += 3)); do
@@ -298,5 +300,5 @@ if [ ${#plot_args[@]} -gt 0 ]; then
 		done
 		echo
 	} | gnuplot
-	echo "plot: $png (dashed: cut, dotted: restored, as done for the first configuration)"
+	echo "plot: $png (the cut and the restore as timed in the first configuration's run)"
 fi
