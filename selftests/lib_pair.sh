@@ -230,3 +230,33 @@ pair_cut_wait()
 	wait "$pair_cut_pid"
 	return "$(cat "$MRC_PAIR_RES/cut.rc" 2>/dev/null || echo 1)"
 }
+
+# pair_rounds_through_cut MAX FUNC: cut plane 3 (pair_cut_start) and call FUNC 1,
+# FUNC 2, ... until the cut is over, at most MAX times; then wait for the cut.
+# Sets pair_rounds (calls made), pair_rounds_failed (calls that returned non-zero)
+# and pair_cut_rc (pair_cut_wait's status).
+pair_rounds_through_cut()
+{
+	pair_rounds=0 pair_rounds_failed=0
+	pair_cut_start 3
+	while [ "$pair_rounds" -lt "$1" ]; do
+		pair_rounds=$((pair_rounds + 1))
+		"$2" "$pair_rounds" || pair_rounds_failed=$((pair_rounds_failed + 1))
+		pair_cut_over && break
+	done
+	pair_cut_wait
+	pair_cut_rc=$?
+}
+
+# pair_check_cut_evs NQP: after the cut, the plane's retirements lie between one
+# QP's share of its EVs and NQP QPs' shares (each EV at most once per QP), and every
+# retired EV came back.
+pair_check_cut_evs()
+{
+	local share=$((128 / MRC_PAIR_PLANES)) bad rec
+	bad=$(pair_cut_delta ev_assumed_bad)
+	rec=$(pair_cut_delta ev_recovered)
+	check "$MRC_PAIR_SIDE: plane 3's EVs retired at most once per QP ($bad, of $share to $((share * $1)))" \
+		"1" "$([ "$bad" -ge "$share" ] && [ "$bad" -le $((share * $1)) ] && echo 1)"
+	check "$MRC_PAIR_SIDE: every retired EV came back" "$bad" "$rec"
+}

@@ -16,10 +16,8 @@ mrc_require_mrcctl
 for tool in nvme fio jq; do
 	command -v "$tool" >/dev/null || { echo "# $tool is not installed"; exit "$KSFT_SKIP"; }
 done
-planes=$MRC_PAIR_PLANES
 res=$MRC_PAIR_RES
 nqn=nqn.2026-12.org.mrc:pair
-per_plane=$((128 / planes))
 # Each fio round writes and verifies this much; rounds repeat until the cut is over.
 size=$(mrc_scaled 32)M
 mrc_load
@@ -102,18 +100,12 @@ else
 	# b's QPs: the admin queue and one I/O queue per CPU, each its own set of EVs.
 	nqp=$("$MRCCTL" -j qp show dev "$dev" | jq length)
 	check_match "b: the controller's QPs (admin + I/O queues)" '^[2-9]$' "$nqp"
-	pair_cut_start 3
-	rounds=0 fio_bad=0
-	while [ $rounds -lt 20 ]; do
-		rounds=$((rounds + 1))
-		fio_round "$rounds" "$blk" || fio_bad=$((fio_bad + 1))
-		pair_cut_over && break
-	done
-	pair_cut_wait
-	cut_rc=$?
+	fio_cut_round() { fio_round "$1" "$blk"; }
+	pair_rounds_through_cut 20 fio_cut_round
+	rounds=$pair_rounds
 	check "b: the host cut plane 3, b's QPs retired its EVs, the plane came back" \
-		"0" "$cut_rc"
-	check "b: every fio round ($rounds) wrote and verified $size" "0" "$fio_bad"
+		"0" "$pair_cut_rc"
+	check "b: every fio round ($rounds) wrote and verified $size" "0" "$pair_rounds_failed"
 	errs=0 wrote=0 read=0
 	for ((r = 1; r <= rounds; r++)); do
 		j=$res/fio.$r.json
@@ -124,11 +116,7 @@ else
 	check "b: fio reported no error" "0" "$errs"
 	want=$((rounds * ${size%M} * 1048576))
 	check "b: bytes written, bytes read back and verified" "$want $want" "$wrote $read"
-	bad=$(pair_cut_delta ev_assumed_bad)
-	rec=$(pair_cut_delta ev_recovered)
-	check "b: each EV of plane 3 retired at most once per QP ($bad of $per_plane to $((per_plane * nqp)))" \
-		"1" "$([ "$bad" -ge "$per_plane" ] && [ "$bad" -le $((per_plane * nqp)) ] && echo 1)"
-	check "b: every retired EV came back" "$bad" "$rec"
+	pair_check_cut_evs "$nqp"
 	check "b: no QP went to error" "$qp_err0" "$(mrc_counter_sum "" "$dev" qp_errors)"
 	check "b: the controller never reset or reconnected" "$resets0" \
 		"$(dmesg | grep -c "nvme $ctrl: .*\(reconnect\|resetting\|Reconnect\)")"
@@ -142,7 +130,7 @@ else
 	pair_mark finished
 	modprobe -r nvme-rdma nvme-fabrics
 	check "b: nvme-rdma and nvme-fabrics unloaded" "0" "$?"
-	echo "# fio rounds: $rounds; plane 3 EVs retired $bad, recovered $rec over $nqp QPs"
+	echo "# fio rounds: $rounds; plane 3 EVs retired $(pair_cut_delta ev_assumed_bad) over $nqp QPs"
 fi
 "$MRCCTL" dev del "$dev"
 check "$MRC_PAIR_SIDE: dev del" "0" "$?"
