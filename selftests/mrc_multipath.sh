@@ -134,11 +134,16 @@ check_match "plane 3: the tracepoint saw them come back" \
 
 # (c) a blackhole for half the entropies of plane 2 only: the client's egress drops
 # UDP source ports 0xc000-0xdfff there. Those EVs lose everything; each must be
-# retired after a few losses, so the blackhole eats a small part of the plane's
-# data packets instead of half of them, and the transfer completes. Probes of the
-# retired entropies die there too, as they should, for as long as the transfer
-# lasts: a filter of their own (BTH opcode 0xde, 28 bytes into the IPv4 packet)
-# keeps them out of the data count.
+# retired within a few packets of its first loss signal (the mrc_ev_retire
+# tracepoint counts them), so the blackhole eats a small part of the plane's data
+# packets instead of half of them, and the transfer completes. What a dead EV takes
+# before any signal can reach the client is one round trip's worth, which grows
+# with the load on the host (3.4% to 11% of the plane's packets in make check runs of
+# the same code): the share is bounded by a quarter, half of what no retirement
+# would lose; the per-EV count after the first signal is the mechanism's own bound.
+# Probes of the retired entropies die there too, as they should, for as long as
+# the transfer lasts: a filter of their own (BTH opcode 0xde, 28 bytes into the IPv4
+# packet) keeps them out of the data count.
 tc -n "$H2" qdisc add dev p2 clsact &&
 	tc -n "$H2" filter add dev p2 egress protocol ip prio 1 u32 \
 		match ip protocol 17 0xff match ip sport 0xc000 0xe000 \
@@ -161,7 +166,10 @@ plane2_data()
 }
 pkts0=$(plane2_data)
 qp_err0=$(sum_counter qp_errors)
+echo >"$tracing/trace"
+echo 1 >"$tracing/events/mrc/mrc_ev_retire/enable"
 check_xfer "blackhole on plane 2: mrc-xfer write $mib MiB" -o write -s 1m -n "$mib" -q 8 -S 6
+echo 0 >"$tracing/events/mrc/mrc_ev_retire/enable"
 dropped=$(blackholed 2)
 probes=$(blackholed 1)
 pkts=$(($(plane2_data) - pkts0))
@@ -171,11 +179,17 @@ check_counter_delta "blackhole on plane 2: the client retired EVs of plane 2" \
 check_counter_delta "blackhole on plane 2: the client probed the retired entropies" \
 	0 "$probes"
 mrc_checks=$((mrc_checks + 1))
-if [[ $dropped =~ ^[0-9]+$ ]] && [ "$dropped" -gt 0 ] && [ $((dropped * 10)) -lt "$pkts" ]; then
-	mrc_ok "blackhole on plane 2: it took $dropped of the plane's $pkts data packets (< 10%)"
+if [[ $dropped =~ ^[0-9]+$ ]] && [ "$dropped" -gt 0 ] && [ $((dropped * 4)) -lt "$pkts" ]; then
+	mrc_ok "blackhole on plane 2: it took $dropped of the plane's $pkts data packets (< 25%)"
 else
 	mrc_fail "blackhole on plane 2: it took '$dropped' of the plane's $pkts data packets"
 fi
+# The most packets one retired EV of plane 2 was given after its first loss signal;
+# the bound is a quarter of the send window (MRC_SEND_WINDOW, 256 packets).
+late=$(sed -n 's/.*plane=2 .* \([0-9][0-9]*\) sent since the first loss signal.*/\1/p' \
+	"$tracing/trace" | sort -n | tail -n 1)
+check "blackhole on plane 2: each retired EV given at most 64 packets after its first loss signal (most: ${late:-none})" \
+	"1" "$([[ $late =~ ^[0-9]+$ ]] && [ "$late" -le 64 ] && echo 1)"
 check_no_qp_errors "blackhole on plane 2: no QP errors" "$qp_err0"
 
 # (d) 1% random loss on every plane of both hosts: repaired selectively, on other
