@@ -10,7 +10,7 @@
 
 #include <linux/ktime.h>
 #include <linux/timer.h>
-#include <asm/unaligned.h>
+#include "compat.h"
 
 #include "mrc.h"
 

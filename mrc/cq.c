@@ -10,8 +10,9 @@
 #include "mrc.h"
 
 int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		  struct ib_udata *udata)
+		  mrc_cq_create_arg *arg)
 {
+	struct ib_udata *udata = mrc_cq_create_udata(arg);
 	struct mrc_cq *cq = to_mcq(ibcq);
 	struct rxe_create_cq_resp resp = {};
 	u32 num = attr->cqe;

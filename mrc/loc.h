@@ -216,7 +216,7 @@ int mrc_sge_copy(struct mrc_device *mdev, const struct ib_pd *pd,
 
 /* cq.c */
 int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		  struct ib_udata *udata);
+		  mrc_cq_create_arg *arg);
 int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);

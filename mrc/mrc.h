@@ -4,6 +4,7 @@
  * of the module in the order they depend on each other, then what is
  * device-wide: the per-namespace state, mrc devices and their planes.
  *
+ *   compat.h        what differs between the kernels mrc builds against
  *   kunit_export.h  exports to the KUnit suites
  *   param.h         limits, defaults and tunables
  *   psn.h           PSN arithmetic
@@ -29,6 +30,7 @@
 #include <rdma/ib_verbs.h>
 #include <linux/mrc.h>
 
+#include "compat.h"
 #include "kunit_export.h"
 #include "param.h"
 #include "psn.h"

@@ -310,7 +310,7 @@ int mrc_nl_dump_devices(struct sk_buff *skb, struct netlink_callback *cb,
 					struct mrc_device *mdev, void *arg),
 			void *arg)
 {
-	struct nlattr *name_attr = genl_dumpit_info(cb)->attrs[MRC_A_DEV_NAME];
+	struct nlattr *name_attr = mrc_genl_dump_attrs(cb)[MRC_A_DEV_NAME];
 	struct mrc_nl_devs_ctx *ctx = (void *)cb->ctx;
 	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
 	struct mrc_device *mdev;

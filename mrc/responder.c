@@ -10,7 +10,7 @@
  * inside the receive path's RCU read section (MR lookups).
  */
 
-#include <asm/unaligned.h>
+#include "compat.h"
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
@@ -222,7 +222,7 @@ static void mrc_resp_sack(struct mrc_qp *qp, const struct mrc_hdrs *h,
 	sd = this_cpu_ptr(&softnet_data);
 	qlen = skb_queue_len_lockless(&sd->input_pkt_queue) +
 	       skb_queue_len_lockless(&sd->process_queue);
-	c.sack.penalty = mrc_resp_penalty(qlen, READ_ONCE(netdev_max_backlog));
+	c.sack.penalty = mrc_resp_penalty(qlen, mrc_netdev_max_backlog());
 	r->since_sack = 0;
 	mrc_count(qp->mdev, qp->av.plane, MRC_CNT_SACK_TX, 1);
 	skb = mrc_net_ctl(&c);

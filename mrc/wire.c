@@ -8,7 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
-#include <asm/unaligned.h>
+#include "compat.h"
 
 #include "kunit_export.h"
 #include "psn.h"

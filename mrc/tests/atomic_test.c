@@ -10,7 +10,7 @@
  */
 #include <kunit/test.h>
 #include <linux/module.h>
-#include <asm/unaligned.h>
+#include "../compat.h"
 
 #include "qp_fixture.h"
 

@@ -15,7 +15,7 @@
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <net/ip6_checksum.h>
-#include <asm/unaligned.h>
+#include "../compat.h"
 
 #include "../srv6.h"
 

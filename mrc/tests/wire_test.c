@@ -9,7 +9,7 @@
 #include <linux/module.h>
 #include <linux/prandom.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
+#include "../compat.h"
 
 #include "../psn.h"
 #include "../wire.h"

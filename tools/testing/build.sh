@@ -5,15 +5,18 @@
 # into .build/<flavour>/, a copy of the sources, so that both kernels' objects can exist
 # side by side. W=1; any compiler or modpost warning fails the build.
 #
-#   build.sh stock|debug [sparse]
+#   build.sh stock|stock-6.12|debug [sparse]
+#
+# stock is Debian 12's own 6.1 kernel, stock-6.12 its linux-image-6.12-amd64
+# (Documentation/kernels.md); debug the kernel debug-kernel.sh builds.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../.." && pwd)
 flavour=$1
 case "$flavour" in
-stock) kdir=/usr/src/linux-headers-$("$here/vm/stock-kver.sh") ;;
+stock | stock-6.12) kdir=/usr/src/linux-headers-$("$here/vm/stock-kver.sh" --flavour "$flavour") ;;
 debug) kdir=$("$here/vm/debug-kernel.sh")/build ;;
-*) echo "build.sh: flavour must be stock or debug" >&2; exit 2 ;;
+*) echo "build.sh: flavour must be stock, stock-6.12 or debug" >&2; exit 2 ;;
 esac
 dst=$tree/.build/$flavour
 mkdir -p "$dst"

@@ -19,8 +19,16 @@ fi
 cd "$tree"
 mapfile -t files < <(git ls-files -co --exclude-standard -- 'mrc/*.[ch]' 'include/*.h' 'tools/*.[ch]')
 [ ${#files[@]} -gt 0 ] || { echo "checkpatch.sh: no sources found" >&2; exit 1; }
-report=$(perl "$cp_dir/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
-	-f "${files[@]}" 2>&1) || true
+cp=(perl "$cp_dir/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types)
+# mrc/compat.h exists to test the kernel's version (in one macro, MRC_KERNEL_SINCE),
+# and names with a typedef the one parameter type that differs by kernel: checkpatch's
+# advice to write for the version one merges into is the header's own rule for
+# dropping a shim. Nothing else is excused, and no other file.
+rest=()
+for f in "${files[@]}"; do [ "$f" = mrc/compat.h ] || rest+=("$f"); done
+report=$("${cp[@]}" -f "${rest[@]}" 2>&1) || true
+report+=$("${cp[@]}" --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON,NEW_TYPEDEFS \
+	-f mrc/compat.h 2>&1) || true
 if [ -n "$report" ]; then
 	echo "$report"
 	exit 1

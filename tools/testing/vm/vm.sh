@@ -5,11 +5,12 @@
 # run one command inside; the machine cannot load modules itself, so every module test
 # goes through here.
 #
-#   vm.sh [--kernel stock|debug] [--modules DIR] [--out DIR] [--timeout SECONDS]
+#   vm.sh [--kernel stock|stock-6.12|debug] [--modules DIR] [--out DIR] [--timeout SECONDS]
 #         [--mem SIZE] [--quiet] [--shell] [--no-leak-scan] [--no-kmemleak]
 #         [--share-rw DIR] [--env NAME=VALUE] [--qemu ARG] [--] COMMAND...
 #
-# --kernel   stock: Debian's newest installed linux-image-*-amd64 (default);
+# --kernel   stock: Debian 12's newest installed 6.1 linux-image-*-amd64 (default);
+#            stock-6.12: its newest linux-image-6.12*-amd64;
 #            debug: the KASAN/lockdep/kmemleak/UBSAN/KUnit kernel from debug-kernel.sh.
 # --modules  a directory whose *.ko are made loadable by modprobe in the guest
 #            (default: .build/<kernel>/mrc when it exists).
@@ -80,8 +81,8 @@ done
 [ $# -gt 0 ] || [ $shell = 1 ] || { echo "vm.sh: no command given" >&2; exit 2; }
 
 case "$flavour" in
-stock)
-	kver=$("$here/stock-kver.sh")
+stock | stock-6.12)
+	kver=$("$here/stock-kver.sh" --flavour "$flavour")
 	bzimage=/boot/vmlinuz-$kver
 	kmods=/lib/modules/$kver
 	;;
@@ -91,7 +92,7 @@ debug)
 	bzimage=$kdir/build/arch/x86/boot/bzImage
 	kmods=$kdir/modroot/lib/modules/$kver
 	;;
-*) echo "vm.sh: --kernel must be stock or debug" >&2; exit 2 ;;
+*) echo "vm.sh: --kernel must be stock, stock-6.12 or debug" >&2; exit 2 ;;
 esac
 [ -n "$modules" ] || { [ -d "$tree/.build/$flavour/mrc" ] && modules=$tree/.build/$flavour/mrc; } || true
 
