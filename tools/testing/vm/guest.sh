@@ -14,6 +14,11 @@ mount -t debugfs debugfs /sys/kernel/debug
 mkdir -p /dev/pts /dev/shm /run/netns
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
+# what udev makes on a real system: bash's <(...) (dkms uses it) opens /dev/fd/N
+ln -sfn /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
 ip link set lo up
 hostname mrc-guest
 echo 1 >/proc/sys/kernel/sysrq

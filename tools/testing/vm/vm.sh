@@ -102,7 +102,8 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out/rc" "$out/console.log" "$out/output.log" "$out/dmesg.txt" "$out/kmemleak.txt"
+rm -f "$out/rc" "$out/console.log" "$out/output.log" "$out/dmesg.txt" "$out/kmemleak.txt" \
+	"$out/check-times.tsv"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
