@@ -21,7 +21,7 @@ t=$tree/tools/testing
 logs=$tree/.build/check
 rm -rf "$logs"
 mkdir -p "$logs"
-only=${MRC_CHECK_ONLY:-static stock debug pair}
+only=${MRC_CHECK_ONLY:-static stock stock-6.12 debug pair}
 passed=0 failed=0 skipped=0
 failures=()
 
@@ -173,7 +173,7 @@ count_ktap()
 # debug VMs run their code paths through the tests below and KUnit.
 stock_only_tests=" mrc_fabric.sh mrc_stev.sh mrc_srv6_hosts.sh mrc_srv6.sh "
 stock_tests="$stock_only_tests mrc_verbs.sh mrc_netem.sh mrc_qpview.sh mrc_events.sh \
-mrc_profiles.sh mrc_devprof.sh "
+mrc_profiles.sh mrc_devprof.sh mrc_coexist.sh "
 # debug2_tests: the second debug boot's, without kmemleak, which halves the guest's
 # speed: the tests that move the most data. In make check those that move it through
 # loss, retransmission, hostile packets and every RC error, the teardowns under
@@ -187,12 +187,23 @@ if [ -n "${MRC_CHECK_FULL:-}" ]; then
 	debug2_tests="$debug2_tests mrc_verbs.sh mrc_netem.sh mrc_qpview.sh mrc_events.sh "
 fi
 
-# selftest_plan [stock|debug]: the selftests a VM runs, in TEST_PROGS order.
+# stock612_tests: Debian's 6.12 kernel (Documentation/kernels.md), in make check the
+# control plane (module life, netlink, permissions, per-QP attributes) and the data
+# path (verbs, refused accesses, teardowns under traffic, multipath, loopback, every
+# RC error): where the interfaces that changed since 6.1 are used. make check-long
+# runs every selftest there, and the package test (selftests/mrc_package.sh), whose
+# DKMS builds alone take a guest 12 minutes under TCG.
+stock612_tests=" mrc_module.sh mrc_netlink.sh mrc_unpriv.sh mrc_qpset.sh mrc_verbs.sh \
+mrc_access.sh mrc_teardown.sh mrc_multipath.sh mrc_loopback.sh mrc_rcerr.sh mrc_coexist.sh "
+
+# selftest_plan [stock|stock-6.12|debug]: the selftests a VM runs, in TEST_PROGS order.
 selftest_plan()
 {
 	local t
 	for t in $(make -s --no-print-directory -C "$tree/selftests" print-tests); do
-		if [ "$1" = debug ]; then
+		if [ "$1" = stock-6.12 ]; then
+			[ -n "${MRC_CHECK_FULL:-}" ] || [[ $stock612_tests == *" $t "* ]] || continue
+		elif [ "$1" = debug ]; then
 			[[ $stock_only_tests == *" $t "* ]] && continue
 			[ -n "${MRC_CHECK_FULL:-}" ] || [[ $stock_tests != *" $t "* ]] || continue
 		else
@@ -201,6 +212,8 @@ selftest_plan()
 		[ -z "${MRC_CHECK_TESTS:-}" ] || [[ " $MRC_CHECK_TESTS " == *" $t "* ]] || continue
 		echo "$t"
 	done
+	[ "$1" != stock-6.12 ] || [ -z "${MRC_CHECK_FULL:-}" ] ||
+		[ -n "${MRC_CHECK_TESTS:-}" ] || echo mrc_package.sh
 }
 
 # The KUnit suites the sources define, whether or not Kbuild builds them.
@@ -263,7 +276,7 @@ step "build mrc.ko against stock $("$t/vm/stock-kver.sh") (W=1, no warnings)" bu
 	"$t/build.sh" stock && stock_ok=1
 step "build mrcctl, mrc-xfer and mrc-rcerr" build-tools \
 	sh -c 'make -s -C tools/mrcctl && make -s -C tools/mrc-xfer &&
-		make -s -C tools/testing/mrc-rcerr' || stock_ok=0
+		make -s -C tools/testing/mrc-rcerr' || stock_ok=0 tools_ok=0
 
 # The VMs run side by side, each in the background from the moment its build is done,
 # with the static checks and the debug kernel's build beside them: under TCG a guest
@@ -283,6 +296,25 @@ if wants stock; then
 			"${stock_plan[@]}"
 	else
 		result fail "stock VM (not run: the build failed)"
+	fi
+fi
+# Debian's 6.12 kernel, once the stock VM runs: its module, and the packages the
+# package test installs (make check-long) and lintian judges (both).
+stock612_ok=0
+step "build mrc.ko against stock $("$t/vm/stock-kver.sh" 6.12) (W=1, no warnings)" \
+	build-stock-6.12 "$t/build.sh" stock-6.12 && [ "${tools_ok:-1}" = 1 ] && stock612_ok=1
+step "Debian packages build; lintian --pedantic: no error" pkg-build "$t/pkg.sh" --build-only ||
+	stock612_ok=0
+stock612_plan=()
+if wants stock-6.12; then
+	mapfile -t stock612_plan < <(selftest_plan stock-6.12)
+	if [ ${#stock612_plan[@]} = 0 ]; then
+		:
+	elif [ $stock612_ok = 1 ]; then
+		vm_start stock612-selftests stock-6.12 $stock_limit \
+			--env "MRC_PKG_DIR=$tree/.build/pkg" -- selftests/run.sh "${stock612_plan[@]}"
+	else
+		result fail "stock 6.12 VM (not run: a build failed)"
 	fi
 fi
 debug1_plan=() debug2_plan=()
@@ -335,6 +367,7 @@ if wants static; then
 	step "kernel-doc -none" kernel-doc "$t/kernel-doc.sh"
 	step "netlink spec matches uapi and policies" nl-spec "$t/nl-spec-check.py"
 	step "sparse C=2 against stock headers" sparse "$t/build.sh" stock sparse
+	step "sparse C=2 against stock 6.12 headers" sparse-6.12 "$t/build.sh" stock-6.12 sparse
 	# The KUnit suites only build against the debug kernel: check them there too.
 	[ $debug_ok = 1 ] &&
 		step "sparse C=2 against the debug kernel" sparse-debug "$t/build.sh" debug sparse
@@ -402,6 +435,8 @@ if wants pair; then
 		result fail "two kernels (not run: a build failed)"
 	fi
 fi
+vm_judge stock612-selftests "stock 6.12 VM" count_tap "$logs/stock612-selftests.log" \
+	"stock 6.12:" "${stock612_plan[@]}"
 vm_judge debug1-selftests "debug VM 1" count_debug1
 vm_judge debug2-selftests "debug VM 2" count_tap "$logs/debug2-selftests.log" "debug:" \
 	"${debug2_plan[@]}"
@@ -410,7 +445,7 @@ stage
 
 # One line per VM with each test's seconds: CI shows only the end of this output,
 # and the time budget is what it most needs to see.
-for f in stock-selftests debug1-selftests debug2-selftests; do
+for f in stock-selftests stock612-selftests debug1-selftests debug2-selftests; do
 	[ -e "$logs/$f.log" ] || continue
 	times=$(sed -n 's/^# \(mrc_[a-z0-9_]*\)\.sh: \([0-9]*\) s$/\1 \2/p' "$logs/$f.log" |
 		paste -sd ' ')
@@ -422,7 +457,7 @@ for f in stock-selftests debug1-selftests debug2-selftests; do
 done
 # What failed, in few lines, where CI's tail shows it: each VM's first failed checks
 # with what they expected and got, and its first kernel report with its call chain.
-for f in stock-selftests debug1-selftests debug2-selftests; do
+for f in stock-selftests stock612-selftests debug1-selftests debug2-selftests; do
 	[ -e "$logs/$f.log" ] || continue
 	grep -E -A2 '^# (# )?not ok ' "$logs/$f.log" | grep -v '^--$' | head -n 12 |
 		sed "s/^/# $f: /"
