@@ -233,6 +233,9 @@ int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr);
 int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_ctx *rctx);
 
+/* restrack.c */
+int mrc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+
 /* qp.c */
 int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata);

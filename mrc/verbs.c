@@ -508,6 +508,7 @@ const struct ib_device_ops mrc_dev_ops = {
 	.destroy_qp = mrc_destroy_qp,
 	.destroy_srq = mrc_destroy_srq,
 	.disassociate_ucontext = mrc_disassociate_ucontext,
+	.fill_res_qp_entry = mrc_fill_res_qp_entry,
 	.get_dma_mr = mrc_get_dma_mr,
 	.get_hw_stats = mrc_get_hw_stats,
 	.get_link_layer = mrc_get_link_layer,

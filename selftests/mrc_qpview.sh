@@ -78,6 +78,15 @@ check "qp show: sport is 0xc000 | the EV's 14-bit entropy" "true" \
 	"$(jq '[.[0].evs[] | .sport == (49152 + (.value % 16384))] | all' <<<"$j2")"
 check "qp show: the EVs are split over both planes" "$((ev_default / 2)) $((ev_default / 2))" \
 	"$(jq -r '[.[0].evs[] | select(.plane == 0)] | length' <<<"$j2") $(jq -r '[.[0].evs[] | select(.plane == 1)] | length' <<<"$j2")"
+# the same QP through the RDMA tool: restrack's driver attributes (mrc/restrack.c)
+rj=$(rdma -j -dd resource show qp 2>&1)
+r=$(jq -c --arg d "$MRC_DEV2" --argjson q "$qpn2" \
+	'[.[] | select(.ifname == $d and .lqpn == $q)] | .[0] |
+	 [.drv_evs, .drv_evs_good + .drv_evs_skip + .drv_evs_assumed_bad + .drv_evs_denied, .drv_mpr, .drv_mpr_dest]' \
+	<<<"$rj" 2>&1)
+want=$(jq -c '.[0] | [.ev_count, .ev_count, .mpr, .mpr_dest]' <<<"$j2")
+check "rdma resource show qp -dd: EVs, EVs by state, MPRs as qp show has them" "$want" "$r"
+[ "$r" = "$want" ] || echo "# rdma -j -dd resource show qp: $(head -c 1500 <<<"$rj")"
 check "qp show: EV tx_pkts sum to the ports' tx_pkts less probes" \
 	"$(($(client_tx tx_pkts) - pkts0 - ($(client_tx ev_probes_tx) - probes0)))" \
 	"$(jq '[.[0].evs[].tx_pkts] | add' <<<"$j2")"
