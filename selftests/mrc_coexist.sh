@@ -82,6 +82,7 @@ topo_destroy
 # netns del" returns: until then the change is refused (EBUSY)
 run_rc wait_until 30 rdma system set netns exclusive
 check "rdma system set netns exclusive" "0" "$rc"
+[ "$rc" = 0 ] || { rdma system set netns exclusive; lsns -t net; ls -l /proc/*/ns/net 2>/dev/null | awk '{print $NF}' | sort | uniq -c; } 2>&1 | sed 's/^/# /' 
 check_match "the RDMA core is exclusive" "^netns exclusive" "$(rdma system show)"
 topo_create 1
 run_rc "$MRCCTL" -n "$H1" dev add "$dev" plane p0

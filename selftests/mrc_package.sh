@@ -76,6 +76,15 @@ for k in "${kernels[@]}"; do
 	check "$k: modinfo finds mrc.ko under updates/dkms" "/lib/modules/$k/updates/dkms/mrc.ko" \
 		"${m%.[gx]z}"
 done
+# DKMS signs what it builds with its own key (made on first use): the key an
+# administrator enrols with mokutil (admin-guide.md, "Secure Boot")
+for k in "${kernels[@]}"; do
+	m=$(in_root modinfo -k "$k" -n mrc 2>&1)
+	run_rc in_root sh -c "f=\$(mktemp); xz -dc '$m' >\$f 2>/dev/null || cp '$m' \$f;
+		$MRC_TREE/tools/sign/mrc-sign.sh check \$f /var/lib/dkms/mok.pub; rm -f \$f"
+	check "$k: the DKMS module is signed by DKMS's key" "0" "$rc"
+	[ "$rc" = 0 ] || echo "# $out"
+done
 check "mrcctl and its completion installed" "yes yes" \
 	"$([ -x "$root/usr/sbin/mrcctl" ] && echo yes || echo no) $([ -f "$root/usr/share/bash-completion/completions/mrcctl" ] && echo yes || echo no)"
 check "mrcctl(8) installed" "yes" \

@@ -223,9 +223,16 @@ finish_xfer "rmmod"
 # ucmatose may or may not notice the device's removal (its client has been
 # seen to wait for ever for a CM event): what mrc owes is that neither is
 # stuck in the kernel, so whatever is still running after 30 s is killed and
-# must be gone within 10 s.
-cm_gone() { ! kill -0 "$cm_s" 2>/dev/null && ! kill -0 "$cm_c" 2>/dev/null; }
+# must be gone within 10 s. $cm_s and $cm_c are timeout(1), whose SIGKILL
+# would orphan its ucmatose child (it left one holding a namespace that
+# outlived the test): the tools themselves are killed first.
+cm_gone()
+{
+	! kill -0 "$cm_s" 2>/dev/null && ! kill -0 "$cm_c" 2>/dev/null &&
+		! pgrep -x ucmatose >/dev/null
+}
 wait_until 30 cm_gone || echo "# ucmatose still running 30 s after rmmod: killing it"
+pkill -KILL -x ucmatose
 kill -KILL "$cm_s" "$cm_c" 2>/dev/null
 wait_until 10 cm_gone
 check "rmmod: both ucmatose gone (ended, or killed and reaped)" "0" "$?"

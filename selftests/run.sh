@@ -38,6 +38,11 @@ after_test()
 		echo "kernel taint went from $taint0 to $(cat /proc/sys/kernel/tainted)"
 	ns=$(ip netns list 2>/dev/null | awk '{ print $1 }' | paste -sd ' ')
 	[ -z "$ns" ] || echo "left network namespaces behind: $ns"
+	# an unnamed namespace kept by a process the test did not reap (it also
+	# stops "rdma system set netns", which needs the initial namespace alone)
+	ns=$(lsns -t net -n -o NS,PID,COMMAND 2>/dev/null |
+		awk -v init="$(stat -Lc %i /proc/1/ns/net)" '$1 != init' | paste -sd ';')
+	[ -z "$ns" ] || echo "left processes in other network namespaces: $ns"
 	[ ! -d /sys/module/mrc ] || [ "$(cat /sys/module/mrc/refcnt)" = 0 ] ||
 		echo "left mrc in use (refcnt $(cat /sys/module/mrc/refcnt))"
 }

@@ -368,6 +368,8 @@ if wants static; then
 	step "netlink spec matches uapi and policies" nl-spec "$t/nl-spec-check.py"
 	step "sparse C=2 against stock headers" sparse "$t/build.sh" stock sparse
 	step "sparse C=2 against stock 6.12 headers" sparse-6.12 "$t/build.sh" stock-6.12 sparse
+	[ $stock_ok = 1 ] &&
+		step "module signing: mrc-sign.sh signs, and refuses other keys" sign "$t/sign-check.sh"
 	# The KUnit suites only build against the debug kernel: check them there too.
 	[ $debug_ok = 1 ] &&
 		step "sparse C=2 against the debug kernel" sparse-debug "$t/build.sh" debug sparse
