@@ -54,10 +54,24 @@ mount --bind / "$pkg/lower"
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	DEBIAN_FRONTEND=noninteractive "$@"; }
 
-# Install: dkms builds for every kernel with headers (the postinst's work).
+# guide_block WORD: the admin guide's "sh WORD" blocks (install, remove), which
+# this test runs as an administrator would, from the packages' directory.
+guide_block()
+{
+	awk -v w="$1" '/^```/ && inb { inb = 0; next } inb { print }
+		/^```sh / { split(substr($0, 4), a, " "); inb = (a[2] == w) }' \
+		"$MRC_TREE/Documentation/admin-guide.md"
+}
+guide_block install >"$root/tmp/install.sh"
+guide_block remove >"$root/tmp/remove.sh"
+check "the admin guide has install and remove blocks" "yes yes" \
+	"$([ -s "$root/tmp/install.sh" ] && echo yes || echo no) $([ -s "$root/tmp/remove.sh" ] && echo yes || echo no)"
+
+# Install, as the guide says: DKMS builds for every kernel with headers (the
+# postinst's work).
 t0=$SECONDS
-run_rc in_root dpkg -i "${debs[@]}"
-check "dpkg -i mrc-dkms mrcctl" "0" "$rc"
+run_rc in_root bash -e -c "cd '$MRC_PKG_DIR' && . /tmp/install.sh"
+check "admin guide's install block" "0" "$rc"
 [ "$rc" = 0 ] || echo "$out" | tail -n 30 | sed 's/^/#   /'
 echo "# install and DKMS builds: $((SECONDS - t0)) s"
 kernels=()
@@ -127,19 +141,19 @@ topo_destroy
 # Remove: unload, purge, and nothing of ours left.
 run_rc in_root modprobe -r mrc
 check "modprobe -r mrc" "0" "$rc"
-run_rc in_root dpkg --purge mrcctl mrc-dkms
-check "dpkg --purge mrcctl mrc-dkms" "0" "$rc"
+run_rc in_root bash -e -c ". /tmp/remove.sh"
+check "admin guide's remove block" "0" "$rc"
 [ "$rc" = 0 ] || echo "$out" | tail -n 30 | sed 's/^/#   /'
 check "dkms status after the purge" "" "$(in_root dkms status mrc 2>&1)"
 umount -R "$root"
-# What the overlay holds now: dpkg's database and logs, dkms's signing key
+# What the overlay holds now: dpkg's and apt's databases and logs, dkms's signing key
 # (its own, made once for every module it signs), depmod's indexes, directories
 # the host has too, and copies of host files unchanged. Anything else was left.
 left=$(cd "$pkg/upper" && find . -mindepth 1 \( -type d -o -print \) |
 	while read -r f; do
 		f=${f#./}
 		case $f in
-		var/lib/dpkg/* | var/log/* | var/cache/* | var/lib/dkms/mok.* | \
+		var/lib/dpkg/* | var/lib/apt/* | var/log/* | var/cache/* | var/lib/dkms/mok.* | \
 		lib/modules/*/modules.*) continue ;;
 		esac
 		if [ -c "$f" ]; then

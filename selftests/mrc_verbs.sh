@@ -96,6 +96,20 @@ for planes in $plane_counts; do
 	check "$p: ibv_devinfo: every port's link layer Ethernet" "$planes" \
 		"$(grep -cE 'link_layer:[[:space:]]+Ethernet' <<<"$info")"
 	check_match "$p: ibv_devinfo: transport" 'transport:[[:space:]]+InfiniBand' "$info"
+	# the limits ibv_devinfo -v reports are the caps the module enforces
+	# (mrc/param.h; mrc_obj_get(), the MR and MW index ranges, the queue
+	# checks): read from the source, not restated here
+	if [ "$planes" = 1 ]; then
+		limits=$(ip netns exec "$H1" ibv_devinfo -v -d "$MRC_DEV1" |
+			awk '$1 ~ /^max_(qp|qp_wr|cq|cqe|mr|mw|pd|ah|srq|sge):$/ { print $1, $2 }' |
+			sort | paste -sd ' ')
+		want=$(for l in qp qp_wr cq cqe mr mw pd ah srq sge; do
+			v=$(sed -n "s/^#define MRC_MAX_${l^^}[[:space:]]\+\(0x[0-9a-f]\+\|[0-9]\+\)$/\1/p" \
+				"$MRC_TREE/mrc/param.h")
+			echo "max_$l: $((v))"
+		done | sort | paste -sd ' ')
+		check "$p: ibv_devinfo -v: limits are param.h's caps" "$want" "$limits"
+	fi
 
 	for size in 64 4096 65536; do
 		run_pair 18516 ibv_rc_pingpong -d "$MRC_DEV1" -g "$MRC_GID1" -p 18516 -c \

@@ -10,12 +10,13 @@
 #   mrc-sign.sh sign MODULE [KVER [KEY CERT]]   sign MODULE (.ko) in place, sha256
 #   mrc-sign.sh check MODULE [CERT]       the module is signed by CERT's key
 #
-# KEY and CERT default to DKMS's /var/lib/dkms/mok.key and mok.pub (DER), KVER to
-# the running kernel; sign-file comes from that kernel's headers. Then enrol the
+# KEY and CERT default to DKMS's /var/lib/dkms/mok.key and mok.pub (DER), or to
+# $MRC_SIGN_KEY and $MRC_SIGN_CERT when set; KVER to the running kernel, whose
+# headers' sign-file signs. Then enrol the
 # certificate once: mokutil --import CERT, reboot, and confirm in MokManager.
 set -euo pipefail
-key=/var/lib/dkms/mok.key
-cert=/var/lib/dkms/mok.pub
+key=${MRC_SIGN_KEY:-/var/lib/dkms/mok.key}
+cert=${MRC_SIGN_CERT:-/var/lib/dkms/mok.pub}
 die() { echo "mrc-sign.sh: $*" >&2; exit 1; }
 
 # cert_serial CERT: the serial number as modinfo prints sig_key (colon-separated hex)

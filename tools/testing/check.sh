@@ -173,7 +173,7 @@ count_ktap()
 # debug VMs run their code paths through the tests below and KUnit.
 stock_only_tests=" mrc_fabric.sh mrc_stev.sh mrc_srv6_hosts.sh mrc_srv6.sh "
 stock_tests="$stock_only_tests mrc_verbs.sh mrc_netem.sh mrc_qpview.sh mrc_events.sh \
-mrc_profiles.sh mrc_devprof.sh mrc_coexist.sh "
+mrc_profiles.sh mrc_devprof.sh mrc_coexist.sh mrc_guide.sh "
 # debug2_tests: the second debug boot's, without kmemleak, which halves the guest's
 # speed: the tests that move the most data. In make check those that move it through
 # loss, retransmission, hostile packets and every RC error, the teardowns under
