@@ -181,9 +181,13 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
+		/*
+		 * Open: an application sets the MRC attributes of its own QPs
+		 * (the OCP API's mrc_modify_qp()); mrc_nl_qp_set() lets the
+		 * QP's owner or CAP_NET_ADMIN through.
+		 */
 		.cmd = MRC_CMD_QP_SET,
 		.doit = mrc_nl_qp_set,
-		.flags = GENL_ADMIN_PERM,
 	},
 	/* The controller's admin state of planes. */
 	{

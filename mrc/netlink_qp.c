@@ -312,16 +312,57 @@ static int mrc_nl_qp_req_parse(struct genl_info *info, struct nlattr **tb)
 	return 0;
 }
 
+/*
+ * The namespace holding device @name as the caller may reach it.  RDMA
+ * device names are global: an application in one namespace may hold a QP
+ * of a device made in another, where rdma_dev_access_netns() lets it see
+ * that device (the shared mode, rdma's default).  Returns a reference: on
+ * the device's namespace, or on the caller's when there is no such device
+ * to reach, where the lookup under its lock then answers ENODEV.
+ */
+static struct net *mrc_nl_dev_net(struct genl_info *info, const char *name)
+{
+	struct net *net = genl_info_net(info), *found = NULL;
+	struct ib_device *ibdev;
+
+	ibdev = ib_device_get_by_name(name, RDMA_DRIVER_RXE);
+	if (ibdev) {
+		if (ibdev->ops.owner == THIS_MODULE &&
+		    rdma_dev_access_netns(ibdev, net))
+			found = maybe_get_net(to_mdev(ibdev)->net);
+		ib_device_put(ibdev);
+	}
+	return found ?: get_net(net);
+}
+
+/*
+ * Whether the sender of @skb may set @qp's MRC attributes: CAP_NET_ADMIN,
+ * or the effective uid that created the QP.  The credentials are those of
+ * the socket's opener, as netlink_capable() takes them, so that a socket
+ * handed to another process does not lend it its opener's rights.
+ */
+static bool mrc_nl_qp_may_set(const struct sk_buff *skb,
+			      const struct mrc_qp *qp)
+{
+	const struct socket *sock = NETLINK_CB(skb).sk->sk_socket;
+
+	if (netlink_capable(skb, CAP_NET_ADMIN))
+		return true;
+	return qp->is_user && sock && sock->file &&
+	       uid_eq(qp->owner, sock->file->f_cred->euid);
+}
+
 int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
 	struct nlattr *tb[MRC_A_QP_MAX + 1];
 	struct mrc_nl_qp_snap *snap;
 	struct mrc_device *mdev;
 	struct sk_buff *msg;
+	struct mrc_net *mn;
 	struct mrc_qp *qp;
 	bool live = false;
+	struct net *net;
 	int err;
 
 	err = mrc_nl_qp_req_parse(info, tb);
@@ -332,6 +373,8 @@ int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info)
 	if (!snap)
 		return -ENOMEM;
 
+	net = mrc_nl_dev_net(info, nla_data(name_attr));
+	mn = mrc_net(net);
 	mutex_lock(&mn->lock);
 	mdev = mrc_dev_find(mn, nla_data(name_attr));
 	if (mdev) {
@@ -343,6 +386,7 @@ int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info)
 		rcu_read_unlock();
 	}
 	mutex_unlock(&mn->lock);
+	put_net(net);
 
 	if (!mdev) {
 		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
@@ -617,13 +661,14 @@ static int mrc_nl_qp_set_parse(struct nlattr **tb, struct mrc_qp_set *set,
 
 int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct nlattr *name_attr = info->attrs[MRC_A_DEV_NAME];
 	struct nlattr *tb[MRC_A_QP_MAX + 1];
 	struct mrc_qp_set set = {};
 	struct mrc_dev_prof prof;
 	struct mrc_device *mdev;
+	struct mrc_net *mn;
 	struct mrc_qp *qp;
+	struct net *net;
 	int err;
 
 	err = mrc_nl_qp_req_parse(info, tb);
@@ -637,6 +682,9 @@ int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 
 	set.prof = &prof;
+	/* Profiles are those of the device's namespace, not the caller's. */
+	net = mrc_nl_dev_net(info, nla_data(name_attr));
+	mn = mrc_net(net);
 	mutex_lock(&mn->lock);
 	mdev = mrc_dev_find(mn, nla_data(name_attr));
 	if (!mdev) {
@@ -665,13 +713,22 @@ int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	rcu_read_lock();
 	qp = mrc_qp_lookup(mdev, nla_get_u32(tb[MRC_A_QP_NUM]));
-	err = qp ? mrc_qp_set_apply(qp, &set, info->extack) : -ENOENT;
+	if (!qp)
+		err = -ENOENT;
+	else if (!mrc_nl_qp_may_set(skb, qp))
+		err = -EPERM;
+	else
+		err = mrc_qp_set_apply(qp, &set, info->extack);
 	rcu_read_unlock();
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_A_QP_NUM],
 				    "no such QP");
+	else if (err == -EPERM)
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_A_QP_NUM],
+				    "the QP belongs to another user");
 unlock:
 	mutex_unlock(&mn->lock);
+	put_net(net);
 out:
 	mrc_qp_set_release(&set);
 	return err;

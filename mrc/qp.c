@@ -175,6 +175,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		return err;
 	qp->mdev = mdev;
 	qp->is_user = !!udata;
+	/* uverbs calls create_qp in the creating process's context. */
+	qp->owner = udata ? current_euid() : INVALID_UID;
 	qp->serial = atomic64_inc_return(&mdev->qp_serial);
 	spin_lock_init(&qp->lock);
 	timer_setup(&qp->rtx_timer, mrc_comp_timer, 0);
@@ -589,10 +591,12 @@ EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_qp_set_prepare);
  * @set: from mrc_qp_set_prepare(); takes what the QP gives up in exchange
  * @extack: for the refusal
  *
- * The QP's paths, windows and congestion state are built from these at
- * RTR, so only a QP in RESET or INIT takes them; the request applies whole
- * or not at all.  Does not sleep.
- * Return: 0, -ENOENT for a QP being destroyed, -EBUSY past INIT.
+ * The QP's paths, responder window and congestion state are built at RTR,
+ * so the profiles and the responder MPR are taken in RESET or INIT only.
+ * The requester's MPR, timeout and retries are first used at RTS, so a QP
+ * in RTR takes them too: that is where the OCP API sets them, on the way
+ * to RTS.  The request applies whole or not at all.  Does not sleep.
+ * Return: 0, -ENOENT for a QP being destroyed, -EBUSY too late.
  */
 int mrc_qp_set_apply(struct mrc_qp *qp, struct mrc_qp_set *set,
 		     struct netlink_ext_ack *extack)
@@ -605,10 +609,17 @@ int mrc_qp_set_apply(struct mrc_qp *qp, struct mrc_qp_set *set,
 		spin_unlock_bh(&qp->lock);
 		return -ENOENT;
 	}
-	if (qp->state != IB_QPS_RESET && qp->state != IB_QPS_INIT) {
+	if (qp->state != IB_QPS_RESET && qp->state != IB_QPS_INIT &&
+	    (qp->state != IB_QPS_RTR || (set->mask & MRC_QP_SET_BEFORE_RTR))) {
+		bool rtr = qp->state == IB_QPS_RTR;
+
 		spin_unlock_bh(&qp->lock);
-		NL_SET_ERR_MSG(extack,
-			       "the QP is past INIT: MRC attributes are set before RTR");
+		if (rtr)
+			NL_SET_ERR_MSG(extack,
+				       "the QP is past INIT: profiles and the responder MPR are set before RTR");
+		else
+			NL_SET_ERR_MSG(extack,
+				       "the QP is past RTR: MRC attributes are set before RTS");
 		return -EBUSY;
 	}
 	mask = qp->own_mask;

@@ -648,6 +648,8 @@ struct mrc_notes {
  *	_bh since the receive path and the timer run in softirq
  * @state: IB QP state
  * @is_user: created through uverbs (queues are shared with user space)
+ * @owner: effective uid of the process that created it through uverbs:
+ *	who may set its MRC attributes without CAP_NET_ADMIN
  * @dead: being destroyed; the timer must not re-arm
  * @sq: send queue
  * @rq: receive queue; without a buffer when the QP takes its receive
@@ -685,6 +687,7 @@ struct mrc_qp {
 	enum ib_qp_state state;
 	bool is_user;
 	bool dead;
+	kuid_t owner;
 	struct mrc_queue sq;
 	struct mrc_queue rq;
 	u32 max_send_sge;
@@ -721,6 +724,9 @@ struct mrc_qp {
 #define MRC_QP_SET_TIMEOUT	BIT(4)
 #define MRC_QP_SET_RETRY_LINEAR	BIT(5)
 #define MRC_QP_SET_RETRY_EXP	BIT(6)
+/* What RTR builds from; the rest is first used at RTS. */
+#define MRC_QP_SET_BEFORE_RTR	(MRC_QP_SET_EVPROF | MRC_QP_SET_CCPROF | \
+				 MRC_QP_SET_MPR_DEST)
 
 /**
  * struct mrc_qp_set - an MRC_CMD_QP_SET request, checked and ready to apply
