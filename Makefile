@@ -2,7 +2,7 @@
 #
 # mrc: out-of-tree build of mrc/mrc.ko, the mrcctl tool, and the test entry points.
 #   make                 module against KDIR (default: newest installed Debian kernel headers)
-#   make tools           tools/mrcctl/mrcctl and tools/mrc-xfer/mrc-xfer
+#   make tools           mrcctl, mrc-xfer, libmrc (lib_mrc.so) and the OCP programs built on it
 #   make check           everything the README promises (see tools/testing/check.sh)
 #   make demo            boot the stock kernel and show mrc on the 8-plane topology
 #   make bench           mrc against rdma_rxe with perftest (a benchmark, not a test)
@@ -26,11 +26,19 @@ modules_install: modules
 install: modules_install tools
 	$(MAKE) -C tools/mrcctl install
 	$(MAKE) -C tools/mrc-xfer install
+	$(MAKE) -C tools/lib/mrc install
+
+LIBMRC = $(CURDIR)/tools/lib/mrc
 
 tools:
 	$(MAKE) -C tools/mrcctl
 	$(MAKE) -C tools/mrc-xfer
 	$(MAKE) -C tools/testing/mrc-rcerr
+	$(MAKE) -C tools/lib/mrc
+	$(MAKE) -C tools/testing/ocp/benchmark mrc_example \
+		MRC_H_PATH=$(LIBMRC)/include MRC_LIB_DIR=$(LIBMRC)
+	$(MAKE) -C tools/testing/ocp/test INC="-I$(LIBMRC)/include" \
+		LIBS="-L$(LIBMRC) -l_mrc -Wl,-rpath,$(LIBMRC) -libverbs"
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) C=2 CHECK=sparse modules
@@ -64,6 +72,9 @@ clean:
 	$(MAKE) -C tools/mrcctl clean
 	$(MAKE) -C tools/mrc-xfer clean
 	$(MAKE) -C tools/testing/mrc-rcerr clean
+	$(MAKE) -C tools/lib/mrc clean
+	$(MAKE) -C tools/testing/ocp/benchmark clean
+	$(MAKE) -C tools/testing/ocp/test clean
 	rm -rf .build
 
 .PHONY: all modules modules_install install tools sparse check check-long demo fuzz bench bench-multipath bench-srv6 bench-ulp clean

@@ -340,6 +340,43 @@ static void rx_mpr_dest_sets_window(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tf_mr_dirty(f, 512, TF_NPAGES * PAGE_SIZE), 0);
 }
 
+/*
+ * When MRC_CMD_QP_SET is taken: the requester's MPR still in RTR (the OCP
+ * API sets it on RTR->RTS), the responder's MPR no longer; nothing in RTS.
+ */
+static void rx_qp_set_states(struct kunit *test)
+{
+	struct tf *f = test->priv;
+	struct mrc_qp_set req = {
+		.mask = MRC_QP_SET_MPR | MRC_QP_SET_TIMEOUT,
+		.mpr = 4 * MRC_MPR_UNIT,
+		.timeout = 12,
+	};
+	struct mrc_qp_set resp = {
+		.mask = MRC_QP_SET_MPR_DEST,
+		.mpr_dest = MRC_MPR_UNIT,
+	};
+	u32 cap = f->qp->send_cap;
+	int err_rts, err_req, err_resp;
+
+	KUNIT_ASSERT_EQ(test, mrc_qp_set_prepare(&req), 0);
+	KUNIT_ASSERT_EQ(test, mrc_qp_set_prepare(&resp), 0);
+	err_rts = mrc_qp_set_apply(f->qp, &req, NULL);
+	KUNIT_EXPECT_EQ(test, f->qp->send_cap, cap);
+	f->qp->state = IB_QPS_RTR;
+	err_resp = mrc_qp_set_apply(f->qp, &resp, NULL);
+	err_req = mrc_qp_set_apply(f->qp, &req, NULL);
+	f->qp->state = IB_QPS_RTS;
+	mrc_qp_set_release(&req);
+	mrc_qp_set_release(&resp);
+	KUNIT_EXPECT_EQ(test, err_rts, -EBUSY);
+	KUNIT_EXPECT_EQ(test, err_resp, -EBUSY);
+	KUNIT_EXPECT_EQ(test, f->qp->resp.window, MRC_WINDOW_DEFAULT);
+	KUNIT_EXPECT_EQ(test, err_req, 0);
+	KUNIT_EXPECT_EQ(test, f->qp->send_cap, 4 * MRC_MPR_UNIT);
+	KUNIT_EXPECT_EQ(test, f->qp->attr.timeout, 12);
+}
+
 static void rx_psn_wraps_at_2_24(struct kunit *test)
 {
 	struct tf *f = test->priv;
@@ -943,6 +980,7 @@ static struct kunit_case mrc_rx_cases[] = {
 	KUNIT_CASE(rx_duplicate_not_placed_twice),
 	KUNIT_CASE(rx_window_edges),
 	KUNIT_CASE(rx_mpr_dest_sets_window),
+	KUNIT_CASE(rx_qp_set_states),
 	KUNIT_CASE(rx_psn_wraps_at_2_24),
 	KUNIT_CASE(rx_ooo_write_lands_byte_exact),
 	KUNIT_CASE(rx_write_imm_completes_in_msn_order),

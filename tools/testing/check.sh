@@ -171,9 +171,11 @@ count_ktap()
 # kernel. The others here assert rates, windows, event timing and perftest results at
 # full volume, which the stock kernel measures and the debug kernel scales down; the
 # debug VMs run their code paths through the tests below and KUnit.
+# mrc_libmrc.sh is user-space code over paths the debug VMs already run (QP_SET in
+# mrc_qpset.sh, loopback, WRITE_IMM): the stock VM runs it, check-long the debug one.
 stock_only_tests=" mrc_fabric.sh mrc_stev.sh mrc_srv6_hosts.sh mrc_srv6.sh "
 stock_tests="$stock_only_tests mrc_verbs.sh mrc_netem.sh mrc_qpview.sh mrc_events.sh \
-mrc_profiles.sh mrc_devprof.sh mrc_coexist.sh mrc_guide.sh "
+mrc_profiles.sh mrc_devprof.sh mrc_coexist.sh mrc_guide.sh mrc_libmrc.sh "
 # debug2_tests: the second debug boot's, without kmemleak, which halves the guest's
 # speed: the tests that move the most data. In make check those that move it through
 # loss, retransmission, hostile packets and every RC error, the teardowns under
@@ -274,9 +276,8 @@ stage "builds"
 stock_ok=0 debug_ok=0
 step "build mrc.ko against stock $("$t/vm/stock-kver.sh") (W=1, no warnings)" build-stock \
 	"$t/build.sh" stock && stock_ok=1
-step "build mrcctl, mrc-xfer and mrc-rcerr" build-tools \
-	sh -c 'make -s -C tools/mrcctl && make -s -C tools/mrc-xfer &&
-		make -s -C tools/testing/mrc-rcerr' || stock_ok=0 tools_ok=0
+step "build mrcctl, mrc-xfer, mrc-rcerr, libmrc and the OCP programs on it" build-tools \
+	make -s tools || stock_ok=0 tools_ok=0
 
 # The VMs run side by side, each in the background from the moment its build is done,
 # with the static checks and the debug kernel's build beside them: under TCG a guest
@@ -366,6 +367,8 @@ if wants static; then
 	step "checkpatch --strict" checkpatch "$t/checkpatch.sh"
 	step "kernel-doc -none" kernel-doc "$t/kernel-doc.sh"
 	step "netlink spec matches uapi and policies" nl-spec "$t/nl-spec-check.py"
+	step "libmrc's headers match the OCP MRC API's layout" libmrc-layout \
+		tools/lib/mrc/tests/layout
 	step "sparse C=2 against stock headers" sparse "$t/build.sh" stock sparse
 	step "sparse C=2 against stock 6.12 headers" sparse-6.12 "$t/build.sh" stock-6.12 sparse
 	[ $stock_ok = 1 ] &&

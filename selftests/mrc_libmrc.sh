@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# libmrc (Documentation/libmrc.md), the OCP MRC API over mrc, on two hosts with
+# an 8-plane device each:
+# - the layout test: our headers against the OCP API's sizes, offsets, values;
+# - the application group as an ordinary user (mrc_api_test app): two QPs of one
+#   device joined by loopback, MRC attributes set on each transition and read
+#   back, a WRITE_IMM whose data is checked, every refusal's errno;
+# - the controller group as root (mrc_api_test ctl): a port taken down through
+#   the API is down in mrcctl's view too, then up again;
+# - ownership: a QP's owner sets its MRC attributes without CAP_NET_ADMIN,
+#   another user gets EPERM and changes nothing;
+# - the OCP repository's own programs, compiled unmodified against our headers
+#   and library: its test, and its benchmark in both directions with its data
+#   validation passing at every message size.
+. "$(dirname "$0")/lib.sh"
+
+LIB=$MRC_TREE/tools/lib/mrc
+API=$LIB/tests/mrc_api_test
+OCP=$MRC_TREE/tools/testing/ocp
+mrc_require_root
+mrc_require_mrcctl
+mrc_require_setpriv
+mrc_require_cmds jq
+for p in "$LIB/tests/layout" "$API" "$OCP/benchmark/mrc_example" "$OCP/test/mrc_test"; do
+	[ -x "$p" ] || mrc_skip "$p not built (make tools)"
+done
+# Another ordinary user than nobody, for the QP nobody owns.
+other=(setpriv --reuid=65533 --regid=65533 --clear-groups --inh-caps=-all)
+d=$(mktemp -d)
+trap 'exec 9>&-; wait; mrc_dev_pair_del; topo_destroy; rm -rf "$d"' EXIT
+topo_create 8 || { echo "# topology setup failed"; exit $KSFT_FAIL; }
+mrc_load || { echo "# modprobe mrc failed"; exit $KSFT_FAIL; }
+mrc_dev_pair 8 || exit $KSFT_FAIL
+
+# tap_ok WHAT OUT N: OUT is a TAP stream of exactly N passing checks.
+tap_ok()
+{
+	local fails
+	fails=$(grep -c '^not ok' <<<"$2")
+	check "$1: $3 checks, none failed" "$3 0 1..$3" \
+		"$(grep -c '^ok' <<<"$2") $fails $(grep '^1\.\.' <<<"$2")"
+	[ "$fails" = 0 ] || grep '^not ok' <<<"$2" | sed 's/^/# /'
+}
+
+run_rc "$LIB/tests/layout"
+check "layout: exit status" "0" "$rc"
+tap_ok "layout" "$out" 339
+
+run_rc ip netns exec "$H1" "${nobody[@]}" "$API" app "$MRC_DEV1" "$MRC_GID1"
+check "app group as nobody: exit status" "0" "$rc"
+tap_ok "app group" "$out" 79
+
+# ---- controller: port 8 down through the API, seen by mrcctl ----------------------
+mkfifo "$d/ctl_in" "$d/in"
+ip netns exec "$H2" "$API" ctl "$MRC_DEV2" <"$d/ctl_in" >"$d/ctl" 2>&1 &
+ctl_pid=$!
+exec 9>"$d/ctl_in"
+wait_until 60 grep -qx '# port 8 down' "$d/ctl"
+check "ctl: mrcctl sees plane 7 (port 8) admin down" "down" \
+	"$("$MRCCTL" -n "$H2" -j dev show "$MRC_DEV2" | jq -r '.[0].planes[7].admin')"
+echo >&9
+exec 9>&-
+wait "$ctl_pid"
+check "ctl group: exit status" "0" "$?"
+tap_ok "ctl group" "$(cat "$d/ctl")" 39
+check "ctl: mrcctl sees plane 7 admin up again" "up" \
+	"$("$MRCCTL" -n "$H2" -j dev show "$MRC_DEV2" | jq -r '.[0].planes[7].admin')"
+
+# ---- ownership ---------------------------------------------------------------------
+ip netns exec "$H2" "${nobody[@]}" "$API" hold "$MRC_DEV2" <"$d/in" >"$d/hold" 2>&1 &
+hold_pid=$!
+exec 9>"$d/in"
+wait_until 60 grep -q '^qpn ' "$d/hold"
+qpn=$(sed -n 's/^qpn //p' "$d/hold")
+check_match "hold: nobody's QP exists" '^[0-9]+$' "$qpn"
+attrs() { "$MRCCTL" -n "$H2" -j qp show dev "$MRC_DEV2" qpn "$qpn" | jq -r '.[0] | "\(.mpr) \(.timeout)"'; }
+check "hold: the owner's mrc_modify_qp took (mpr 4, timeout 16)" "4 16" "$(attrs)"
+run_rc ip netns exec "$H2" "${other[@]}" "$MRCCTL" qp set dev "$MRC_DEV2" qpn "$qpn" mpr 1
+check "another user: qp set on nobody's QP refused" \
+	"2 Error: the QP belongs to another user (EPERM)" "$rc $out"
+run_rc ip netns exec "$H2" "${nobody[@]}" "$MRCCTL" qp set dev "$MRC_DEV2" qpn "$qpn" mpr 2
+check "nobody: qp set on its own QP without CAP_NET_ADMIN" "0" "$rc"
+check "the refused request changed nothing, the owner's did" "2 16" "$(attrs)"
+exec 9>&-
+wait "$hold_pid"
+check "hold: exit status" "0" "$?"
+check "hold: the library reads back what mrcctl set" "mpr 2 timeout 16" \
+	"$(grep '^mpr ' "$d/hold")"
+
+# ---- the OCP repository's programs ---------------------------------------------------
+run_rc ip netns exec "$H1" "$OCP/test/mrc_test" -d "$MRC_DEV1"
+check "OCP test program: exit status and greeting" "0 Hello MRC!" "$rc $out"
+
+# ocp_bench SRV_NS SRV_DEV SRV_GID SRV_IP CLI_NS CLI_DEV CLI_GID: the OCP benchmark,
+# 4 KiB to 1 MiB in steps of 4, 8 writes each; the server validates every size.
+sizes="4096 16384 65536 262144 1048576"
+ocp_bench()
+{
+	local port=18515 spid what="$1 to $5" v
+	ip netns exec "$1" env MRC_LOG_LEVEL=DEBUG "$OCP/benchmark/mrc_example" \
+		-d "$2" -g "$3" -m 1024 -n 8 -s 1048576 --min-size=4096 \
+		--step-factor=4 -p $port >"$d/srv" 2>&1 &
+	spid=$!
+	wait_port "$spid" $port
+	run_rc ip netns exec "$5" env MRC_LOG_LEVEL=INFO "$OCP/benchmark/mrc_example" \
+		"$4" -d "$6" -g "$7" -m 1024 -n 8 -s 1048576 --min-size=4096 \
+		--step-factor=4 -p $port
+	check "OCP benchmark $what: client exit status" "0" "$rc"
+	wait "$spid"
+	check "OCP benchmark $what: server exit status" "0" "$?"
+	v=$(sed -n 's/.*Data validation passed: no errors in \([0-9]*\) bytes/\1/p' "$d/srv" |
+		tr '\n' ' ')
+	check "OCP benchmark $what: data valid at every size" "$sizes " "$v"
+	check "OCP benchmark $what: no error logged" "0" \
+		"$(cat "$d/srv" - <<<"$out" | grep -c 'MRC ERROR')"
+	check "OCP benchmark $what: client completed" "1" \
+		"$(grep -c 'MRC example completed successfully' <<<"$out")"
+}
+ocp_bench "$H1" "$MRC_DEV1" "$MRC_GID1" 10.0.0.1 "$H2" "$MRC_DEV2" "$MRC_GID2"
+ocp_bench "$H2" "$MRC_DEV2" "$MRC_GID2" 10.0.0.2 "$H1" "$MRC_DEV1" "$MRC_GID1"
+
+mrc_finish

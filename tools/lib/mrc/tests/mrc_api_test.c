@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrc_api_test: libmrc's API groups, each call's result and errno exact,
+ * one TAP line per check; selftests/mrc_libmrc.sh runs it.
+ *
+ *   mrc_api_test app DEV GIDX   versions, device query, context, channels,
+ *                               CQs, hints, QPs (two QPs of DEV joined by
+ *                               loopback: MRC attributes on each transition,
+ *                               a WRITE_IMM whose data is checked), posts
+ *   mrc_api_test ctl DEV        controller device query, ports (DEV's
+ *                               last port taken down and back), the parts
+ *                               not backed yet (EOPNOTSUPP)
+ *   mrc_api_test hold DEV       a QP whose MRC attributes its owner sets;
+ *                               prints "qpn N", holds it until stdin closes
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mrc_ctl.h>
+
+static unsigned int ntest, nfail;
+
+static void check(int ok, const char *what, long got, long want)
+{
+	ntest++;
+	if (ok) {
+		printf("ok %u - %s\n", ntest, what);
+		return;
+	}
+	nfail++;
+	printf("not ok %u - %s: got %ld, want %ld\n", ntest, what, got, want);
+}
+
+#define EQ(what, got, want) \
+	do { long g_ = (long)(got), w_ = (long)(want); \
+	     check(g_ == w_, what, g_, w_); } while (0)
+/* A call that fails: its return value and errno, both exact. */
+static void check_fail(const char *what, long got, int got_errno,
+		       long want, int want_errno, const char *ret_s,
+		       const char *err_s)
+{
+	char name[256];
+
+	snprintf(name, sizeof(name), "%s returns %s", what, ret_s);
+	check(got == want, name, got, want);
+	snprintf(name, sizeof(name), "%s sets errno %s", what, err_s);
+	check(got_errno == want_errno, name, got_errno, want_errno);
+}
+
+#define FAILS(what, call, ret, err) \
+	do { long r_; errno = 0; r_ = (long)(call); \
+	     check_fail(what, r_, errno, ret, err, #ret, #err); } while (0)
+
+static int fcntl_ok(int fd)
+{
+	return fd >= 0 && fcntl(fd, F_GETFD) >= 0;
+}
+
+static struct ibv_context *open_dev(const char *name)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *vctx = NULL;
+	int i;
+
+	for (i = 0; list && list[i]; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			vctx = ibv_open_device(list[i]);
+	if (list)
+		ibv_free_device_list(list);
+	if (!vctx) {
+		fprintf(stderr, "cannot open %s\n", name);
+		exit(2);
+	}
+	return vctx;
+}
+
+struct end {
+	struct mrc_cq *cq;
+	struct mrc_qp *qp;
+	uint32_t qpn;
+};
+
+static int connect_qp(struct mrc_qp *qp, uint32_t dest, int gidx,
+		      union ibv_gid *gid, struct mrc_qp_hint *hint)
+{
+	struct ibv_qp_attr v = {};
+	struct mrc_qp_attr m = {};
+	int ret;
+
+	v.qp_state = IBV_QPS_INIT;
+	v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	m.qp_hint = hint;
+	ret = mrc_modify_qp(qp, &v, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &m,
+			    hint ? MRC_QP_HINT : 0);
+	if (ret)
+		return ret;
+	memset(&v, 0, sizeof(v));
+	v.qp_state = IBV_QPS_RTR;
+	v.path_mtu = IBV_MTU_1024;
+	v.dest_qp_num = dest;
+	v.rq_psn = 0;
+	v.ah_attr.is_global = 1;
+	v.ah_attr.grh.dgid = *gid;
+	v.ah_attr.grh.sgid_index = gidx;
+	v.ah_attr.grh.hop_limit = 64;
+	v.ah_attr.port_num = 1;
+	m.mpr.mpr_dest = 4;
+	ret = mrc_modify_qp(qp, &v, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN, &m, MRC_QP_MPR_DEST);
+	if (ret)
+		return ret;
+	memset(&v, 0, sizeof(v));
+	v.qp_state = IBV_QPS_RTS;
+	v.sq_psn = 0;
+	v.timeout = 3;		/* verbs' own: ignored, as the API says */
+	m.mpr.mpr = 4;
+	m.timeout = 12;
+	m.retry.linear_cnt = 3;
+	m.retry.exp_cnt = 10;
+	m.wimm.max_wimm = 16;
+	return mrc_modify_qp(qp, &v, IBV_QP_STATE | IBV_QP_SQ_PSN |
+			     IBV_QP_TIMEOUT, &m, MRC_QP_MPR | MRC_QP_TIMEOUT |
+			     MRC_QP_RETRY_CNT | MRC_QP_MAX_WIMM);
+}
+
+static void app(const char *name, int gidx)
+{
+	uint32_t cur, last, vcur, vlast;
+	struct mrc_device_attr da;
+	struct mrc_context_attr ca = {};
+	struct mrc_context *ctx;
+	struct mrc_comp_channel *ch;
+	struct mrc_qp_hint_init_attr hi = {};
+	struct mrc_qp_hint_attr ha = {};
+	struct mrc_qp_hint *hint;
+	struct mrc_qp_init_attr qi = {};
+	struct mrc_qp_attr m = {};
+	struct ibv_qp_attr v;
+	struct ibv_send_wr wr = {}, *bad;
+	struct ibv_recv_wr rwr = {}, *rbad;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	struct ibv_context *vctx = open_dev(name);
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	union ibv_gid gid;
+	struct end a, b;
+	unsigned char *buf;
+	int supported = -1, fd = -1, i, n, bad_bytes = 0;
+
+	mrc_query_version(&cur, &last, &vcur, &vlast);
+	EQ("query_version: current 1.0.1", cur, MRC_API_VER(1, 0, 1));
+	EQ("query_version: oldest 0.0.0", last, 0);
+	EQ("query_version: vendor 1.0.0", vcur, MRC_API_VER(1, 0, 0));
+
+	EQ("query_device returns 0", mrc_query_device(vctx, &da, &supported),
+	   0);
+	EQ("query_device: supported", supported, 1);
+	EQ("query_device: protocol version 1", da.mrc_protocol_version, 1);
+	EQ("query_device: max_mpr 8", da.mpr_attr.max_mpr, 8);
+	EQ("query_device: max_qp_hint 4096", da.qp_attr.max_qp_hint, 4096);
+	EQ("query_device: no optional caps", da.cap, 0);
+
+	ca.mrc_api_version_used = MRC_API_VER(1, 1, 0);
+	errno = 0;
+	EQ("create_context for API 1.1.0 fails", mrc_create_context(vctx,
+								    &ca) == NULL, 1);
+	EQ("create_context for API 1.1.0: ENOTSUP", errno, ENOTSUP);
+	ctx = mrc_create_context(vctx, NULL);
+	EQ("create_context", !!ctx, 1);
+	if (!ctx)
+		exit(1);
+	EQ("query_device_ex through the context", mrc_query_device_ex(vctx, ctx,
+								      &da, &supported), 0);
+
+	EQ("create_comp_channel", mrc_create_comp_channel(ctx, &ch), 0);
+	EQ("get_comp_channel_fd", mrc_get_comp_channel_fd(ch, &fd), 0);
+	EQ("channel fd is open", fcntl_ok(fd), 1);
+	a.cq = mrc_create_cq(ctx, 64, &a, ch, 0);
+	b.cq = mrc_create_cq(ctx, 64, &b, NULL, 0);
+	EQ("create_cq x2", a.cq && b.cq, 1);
+	EQ("req_notify_cq", mrc_req_notify_cq(a.cq, 0), 0);
+
+	hi.attr.num_qps_per_peer = 2;
+	hi.attr.num_send_peers = 7;
+	hint = mrc_create_qp_hint(ctx, &hi);
+	EQ("create_qp_hint", !!hint, 1);
+	ha.num_send_peers = 15;
+	EQ("modify_qp_hint", mrc_modify_qp_hint(hint, &ha,
+						MRC_QP_HINT_NUM_SEND_PEERS), 0);
+	memset(&ha, 0, sizeof(ha));
+	EQ("query_qp_hint",
+	   mrc_query_qp_hint(hint, &ha, MRC_QP_HINT_NUM_QPS_PER_PEER |
+			     MRC_QP_HINT_NUM_SEND_PEERS), 0);
+	EQ("query_qp_hint: num_qps_per_peer", ha.num_qps_per_peer, 2);
+	EQ("query_qp_hint: num_send_peers as modified", ha.num_send_peers, 15);
+	ha.num_send_peers = -1;
+	FAILS("modify_qp_hint negative",
+	      mrc_modify_qp_hint(hint, &ha, MRC_QP_HINT_NUM_SEND_PEERS),
+	      -1, EINVAL);
+
+	pd = ibv_alloc_pd(vctx);
+	buf = calloc(1, 2 * 65536);
+	mr = ibv_reg_mr(pd, buf, 2 * 65536, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	EQ("pd and mr", pd && buf && mr, 1);
+	qi.send_cq = a.cq;
+	qi.recv_cq = a.cq;
+	qi.pd = pd;
+	qi.cap.max_send_wr = 16;
+	qi.cap.max_recv_wr = 16;
+	qi.cap.max_send_sge = 1;
+	qi.cap.max_recv_sge = 1;
+	qi.protocol_version = 2;
+	errno = 0;
+	EQ("create_qp with protocol version 2 fails", mrc_create_qp(ctx,
+								    &qi) == NULL, 1);
+	EQ("create_qp with protocol version 2: EOPNOTSUPP", errno, EOPNOTSUPP);
+	qi.protocol_version = MRC_PROTOCOL_VERSION_0;
+	a.qp = mrc_create_qp(ctx, &qi);
+	qi.send_cq = b.cq;
+	qi.recv_cq = b.cq;
+	b.qp = mrc_create_qp(ctx, &qi);
+	EQ("create_qp x2", a.qp && b.qp, 1);
+	EQ("get_qpn", mrc_get_qpn(a.qp, &a.qpn) || mrc_get_qpn(b.qp, &b.qpn),
+	   0);
+
+	m.profile.ev_profile_id = 70000;
+	FAILS("modify_qp ev_profile_id 70000", mrc_modify_qp(a.qp, NULL, 0, &m,
+							     MRC_QP_EV_PROFILE_ID), EINVAL, EINVAL);
+	m.timeout = 25;
+	FAILS("modify_qp timeout 25", mrc_modify_qp(a.qp, NULL, 0, &m,
+						    MRC_QP_TIMEOUT), EINVAL, EINVAL);
+	m.cap = MRC_QP_CAP_DYNAMIC_MPR;
+	FAILS("modify_qp dynamic MPR", mrc_modify_qp(a.qp, NULL, 0, &m,
+						     MRC_QP_CAP), EOPNOTSUPP, EOPNOTSUPP);
+	m.vendor_cfg[5] = 1;
+	FAILS("modify_qp vendor_cfg", mrc_modify_qp(a.qp, NULL, 0, &m,
+						    MRC_QP_VENDOR_CFG), EOPNOTSUPP, EOPNOTSUPP);
+	m.profile.ev_profile_id = 4242;
+	FAILS("modify_qp naming a profile that does not exist",
+	      mrc_modify_qp(a.qp, NULL, 0, &m,
+			    MRC_QP_EV_PROFILE_ID), ENOENT, ENOENT);
+
+	EQ("query_gid", ibv_query_gid(vctx, 1, gidx, &gid), 0);
+	EQ("QP a: RESET to RTS with MRC attributes", connect_qp(a.qp, b.qpn,
+								gidx, &gid, hint), 0);
+	EQ("QP b: RESET to RTS with MRC attributes", connect_qp(b.qp, a.qpn,
+								gidx, &gid, NULL), 0);
+	FAILS("destroy_qp_hint while a QP names it", mrc_destroy_qp_hint(hint),
+	      -1, EBUSY);
+
+	memset(&m, 0, sizeof(m));
+	memset(&v, 0, sizeof(v));
+	EQ("query_qp",
+	   mrc_query_qp(a.qp, &v,
+			IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT, &m,
+			MRC_QP_MPR | MRC_QP_MPR_DEST | MRC_QP_TIMEOUT |
+			MRC_QP_RETRY_CNT | MRC_QP_MAX_WIMM | MRC_QP_HINT, NULL),
+	   0);
+	EQ("query_qp: RTS", v.qp_state, IBV_QPS_RTS);
+	EQ("query_qp: mpr 4 (set on RTR->RTS)", m.mpr.mpr, 4);
+	EQ("query_qp: mpr_dest 4 (set on INIT->RTR)", m.mpr.mpr_dest, 4);
+	EQ("query_qp: timeout 12, not verbs' 3", m.timeout, 12);
+	EQ("query_qp: verbs timeout is the MRC one", v.timeout, 12);
+	EQ("query_qp: linear retries 3", m.retry.linear_cnt, 3);
+	EQ("query_qp: verbs retry_cnt is the MRC one", v.retry_cnt, 3);
+	EQ("query_qp: exponential retries 10", m.retry.exp_cnt, 10);
+	EQ("query_qp: max_wimm 16", m.wimm.max_wimm, 16);
+	EQ("query_qp: the hint", m.qp_hint == hint, 1);
+	m.mpr.mpr = 2;
+	FAILS("modify_qp mpr in RTS", mrc_modify_qp(a.qp, NULL, 0, &m,
+						    MRC_QP_MPR), EINVAL, EINVAL);
+
+	/* A WRITE_IMM of 64 KiB from a's half of buf to b's, checked. */
+	for (i = 0; i < 65536; i++)
+		buf[i] = (unsigned char)(i * 7 + 3);
+	sge.addr = (uintptr_t)buf;
+	sge.length = 65536;
+	sge.lkey = mr->lkey;
+	rwr.wr_id = 2;
+	EQ("post_recv", mrc_post_recv(b.qp, &rwr, &rbad), 0);
+	wr.wr_id = 1;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.opcode = IBV_WR_SEND;
+	bad = NULL;
+	FAILS("post_send SEND", mrc_post_send(a.qp, &wr, &bad), EINVAL, EINVAL);
+	EQ("post_send SEND: bad_wr is it", bad == &wr, 1);
+	wr.opcode = IBV_WR_RDMA_READ;
+	FAILS("post_send RDMA_READ", mrc_post_send(a.qp, &wr, &bad), EINVAL,
+	      EINVAL);
+	wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+	wr.imm_data = htonl(0x4d5243);
+	wr.wr.rdma.remote_addr = (uintptr_t)buf + 65536;
+	wr.wr.rdma.rkey = mr->rkey;
+	EQ("post_send WRITE_IMM", mrc_post_send(a.qp, &wr, &bad), 0);
+	for (i = 0, n = 0; i < 2000000 && n < 2; i++) {
+		int got = mrc_poll_cq(n ? b.cq : a.cq, 1, &wc);
+
+		if (got < 0)
+			break;
+		if (got && !n) {
+			EQ("requester completion: success", wc.status,
+			   IBV_WC_SUCCESS);
+			n++;
+		} else if (got) {
+			EQ("responder completion: success", wc.status,
+			   IBV_WC_SUCCESS);
+			EQ("responder completion: RECV_RDMA_WITH_IMM",
+			   wc.opcode, IBV_WC_RECV_RDMA_WITH_IMM);
+			EQ("responder completion: the immediate",
+			   ntohl(wc.imm_data), 0x4d5243);
+			EQ("responder completion: 65536 bytes", wc.byte_len,
+			   65536);
+			n++;
+		} else {
+			usleep(100);
+		}
+	}
+	EQ("both completions came", n, 2);
+	for (i = 0; i < 65536; i++)
+		bad_bytes += buf[65536 + i] != buf[i];
+	EQ("written data intact", bad_bytes, 0);
+
+	FAILS("destroy_context with live objects", mrc_destroy_context(ctx), -1,
+	      EBUSY);
+	EQ("destroy_qp x2", mrc_destroy_qp(a.qp) || mrc_destroy_qp(b.qp), 0);
+	EQ("destroy_qp_hint", mrc_destroy_qp_hint(hint), 0);
+	EQ("destroy_cq x2", mrc_destroy_cq(a.cq) || mrc_destroy_cq(b.cq), 0);
+	EQ("destroy_comp_channel", mrc_destroy_comp_channel(ch), 0);
+	EQ("destroy_context", mrc_destroy_context(ctx), 0);
+	ibv_dereg_mr(mr);
+	ibv_dealloc_pd(pd);
+	free(buf);
+	ibv_close_device(vctx);
+}
+
+static void ctl(const char *name)
+{
+	struct ibv_context *vctx = open_dev(name);
+	struct mrc_ctl_device_attr da;
+	struct mrc_ctl_port_attr pa = {};
+	struct mrc_ctl_ev_profile_attr ea = {};
+	struct mrc_ctl_cc_profile_attr cca = {};
+	struct mrc_ctl_ev_fmt_profile_attr fa = {};
+	struct mrc_ctl_ev_event ev;
+	struct mrc_context *ctx;
+	uint32_t cur;
+	int supported = -1, last, nrsp = 0;
+
+	mrc_ctl_query_version(&cur, NULL, NULL, NULL);
+	EQ("ctl_query_version: current 1.0.1", cur, MRC_CTL_API_VER(1, 0, 1));
+	ctx = mrc_create_context(vctx, NULL);
+	EQ("create_context", !!ctx, 1);
+	if (!ctx)
+		exit(1);
+	EQ("ctl_query_device_ex", mrc_ctl_query_device_ex(vctx, ctx, &da,
+							  &supported), 0);
+	EQ("ctl_query_device_ex: supported", supported, 1);
+	EQ("ctl_query_device: 8 planes are ports 1..8", da.phy_port_mask,
+	   0x1fe);
+	EQ("ctl_query_device: 256 EVs per profile", da.ev.ev_max_count_profile,
+	   256);
+	EQ("ctl_query_device: AUTO and EXP modes", da.ev.ev_mode_mask,
+	   MRC_CTL_EV_MODE_AUTO | MRC_CTL_EV_MODE_EXP);
+	EQ("ctl_query_device: NSCC is the algorithm",
+	   da.cc.algorithms && da.cc.algorithms[0] &&
+	   !strcmp(da.cc.algorithms[0], "uet-1.0-nscc") &&
+	   !da.cc.algorithms[1], 1);
+	EQ("ctl_query_device (1.0.0 form)", mrc_ctl_query_device(vctx, &da), 0);
+
+	last = 8;
+	EQ("query_port 8", mrc_ctl_query_port(ctx, last, &pa,
+					      MRC_CTL_PORT_ADMIN_STATE), 0);
+	EQ("port 8 starts enabled", pa.port_admin_state,
+	   MRC_CTL_PORT_ADMIN_ENABLED);
+	pa.port_admin_state = MRC_CTL_PORT_ADMIN_DISABLED;
+	EQ("modify_port 8 disabled", mrc_ctl_modify_port(ctx, last, &pa,
+							 MRC_CTL_PORT_ADMIN_STATE), 0);
+	pa.port_admin_state = MRC_CTL_PORT_ADMIN_ENABLED;
+	EQ("query_port 8 again", mrc_ctl_query_port(ctx, last, &pa,
+						    MRC_CTL_PORT_ADMIN_STATE), 0);
+	EQ("port 8 reads disabled", pa.port_admin_state,
+	   MRC_CTL_PORT_ADMIN_DISABLED);
+	/* The shell checks mrcctl's view here, then lets us go on. */
+	printf("# port 8 down\n");
+	fflush(stdout);
+	if (getchar() == EOF)
+		exit(3);
+	pa.port_admin_state = MRC_CTL_PORT_ADMIN_ENABLED;
+	EQ("modify_port 8 enabled", mrc_ctl_modify_port(ctx, last, &pa,
+							MRC_CTL_PORT_ADMIN_STATE), 0);
+	FAILS("query_port 0", mrc_ctl_query_port(ctx, 0, &pa,
+						 MRC_CTL_PORT_ADMIN_STATE), -1, EINVAL);
+	FAILS("query_port 9", mrc_ctl_query_port(ctx, 9, &pa,
+						 MRC_CTL_PORT_ADMIN_STATE), -1, EINVAL);
+	pa.port_admin_state = 7;
+	FAILS("modify_port to state 7", mrc_ctl_modify_port(ctx, 1, &pa,
+							    MRC_CTL_PORT_ADMIN_STATE), -1, EINVAL);
+
+	FAILS("modify_ev_fmt_profile",
+	      mrc_ctl_modify_ev_fmt_profile(ctx, 1, &fa, MRC_CTL_EV_FMT_PROFILE_MODE),
+	      -1, EOPNOTSUPP);
+	FAILS("query_ev_fmt_profile",
+	      mrc_ctl_query_ev_fmt_profile(ctx, 1, &fa, MRC_CTL_EV_FMT_PROFILE_MODE),
+	      -1, EOPNOTSUPP);
+	FAILS("modify_ev_profile",
+	      mrc_ctl_modify_ev_profile(ctx, 1, &ea, MRC_CTL_EV_PROFILE_MODE),
+	      -1, EOPNOTSUPP);
+	FAILS("query_ev_profile",
+	      mrc_ctl_query_ev_profile(ctx, 1, &ea, MRC_CTL_EV_PROFILE_MODE),
+	      -1, EOPNOTSUPP);
+	FAILS("modify_cc_profile",
+	      mrc_ctl_modify_cc_profile(ctx, 1, &cca, MRC_CTL_CC_PROFILE_STATE),
+	      -1, EOPNOTSUPP);
+	FAILS("query_cc_profile",
+	      mrc_ctl_query_cc_profile(ctx, 1, &cca, MRC_CTL_CC_PROFILE_STATE),
+	      -1, EOPNOTSUPP);
+	errno = 0;
+	EQ("create_ev_event_cq fails", mrc_ctl_create_ev_event_cq(ctx, 16, NULL,
+								  NULL, 0) == NULL, 1);
+	EQ("create_ev_event_cq: EOPNOTSUPP", errno, EOPNOTSUPP);
+	EQ("poll_ev_event without a queue: -EINVAL", mrc_ctl_poll_ev_event(NULL,
+									   1, &ev), -EINVAL);
+	FAILS("ep_batch_send_wait",
+	      mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE, NULL, 0,
+					 0, NULL, &nrsp), -1, EOPNOTSUPP);
+	EQ("destroy_context", mrc_destroy_context(ctx), 0);
+	ibv_close_device(vctx);
+}
+
+/* A QP whose owner sets its MRC attributes; held until stdin closes. */
+static void hold(const char *name)
+{
+	struct ibv_context *vctx = open_dev(name);
+	struct mrc_qp_init_attr qi = {};
+	struct mrc_qp_attr m = {};
+	struct mrc_context *ctx;
+	struct mrc_cq *cq;
+	struct mrc_qp *qp;
+	uint32_t qpn = 0;
+
+	ctx = mrc_create_context(vctx, NULL);
+	cq = ctx ? mrc_create_cq(ctx, 16, NULL, NULL, 0) : NULL;
+	qi.send_cq = cq;
+	qi.recv_cq = cq;
+	qi.pd = ibv_alloc_pd(vctx);
+	qi.cap.max_send_wr = 4;
+	qi.cap.max_recv_wr = 4;
+	qi.cap.max_send_sge = 1;
+	qi.cap.max_recv_sge = 1;
+	qp = cq ? mrc_create_qp(ctx, &qi) : NULL;
+	EQ("holder: context, CQ and QP", !!qp, 1);
+	if (!qp)
+		exit(1);
+	mrc_get_qpn(qp, &qpn);
+	m.mpr.mpr = 4;
+	m.timeout = 16;
+	EQ("holder: the owner sets mpr 4 and timeout 16",
+	   mrc_modify_qp(qp, NULL, 0, &m, MRC_QP_MPR | MRC_QP_TIMEOUT), 0);
+	printf("qpn %u\n", qpn);
+	fflush(stdout);
+	while (getchar() != EOF)
+		;
+	memset(&m, 0, sizeof(m));
+	EQ("holder: query_qp", mrc_query_qp(qp, NULL, 0, &m,
+					    MRC_QP_MPR | MRC_QP_TIMEOUT, NULL), 0);
+	printf("mpr %u timeout %u\n", m.mpr.mpr, m.timeout);
+	mrc_destroy_qp(qp);
+	mrc_destroy_cq(cq);
+	mrc_destroy_context(ctx);
+	ibv_close_device(vctx);
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 4 && !strcmp(argv[1], "app")) {
+		app(argv[2], atoi(argv[3]));
+	} else if (argc == 3 && !strcmp(argv[1], "ctl")) {
+		ctl(argv[2]);
+	} else if (argc == 3 && !strcmp(argv[1], "hold")) {
+		hold(argv[2]);
+	} else {
+		fprintf(stderr, "usage: %s app DEV GIDX | ctl DEV | hold DEV\n",
+			argv[0]);
+		return 2;
+	}
+	printf("1..%u\n", ntest);
+	return nfail ? 1 : 0;
+}
