@@ -336,20 +336,18 @@ static struct net *mrc_nl_dev_net(struct genl_info *info, const char *name)
 }
 
 /*
- * Whether the sender of @skb may set @qp's MRC attributes: CAP_NET_ADMIN,
- * or the effective uid that created the QP.  The credentials are those of
- * the socket's opener, as netlink_capable() takes them, so that a socket
- * handed to another process does not lend it its opener's rights.
+ * The QP numbered @qpn on @mdev, under RCU, or NULL; *@owner: whether the
+ * sender created it.  A genetlink doit runs in the sending process, whose
+ * effective uid this is, as netlink_capable() takes the capability of a
+ * message sent to an address.
  */
-static bool mrc_nl_qp_may_set(const struct sk_buff *skb,
-			      const struct mrc_qp *qp)
+static struct mrc_qp *mrc_nl_qp_find(struct mrc_device *mdev, u32 qpn,
+				     bool *owner)
 {
-	const struct socket *sock = NETLINK_CB(skb).sk->sk_socket;
+	struct mrc_qp *qp = mrc_qp_lookup(mdev, qpn);
 
-	if (netlink_capable(skb, CAP_NET_ADMIN))
-		return true;
-	return qp->is_user && sock && sock->file &&
-	       uid_eq(qp->owner, sock->file->f_cred->euid);
+	*owner = qp && qp->is_user && uid_eq(qp->owner, current_euid());
+	return qp;
 }
 
 int mrc_nl_qp_get(struct sk_buff *skb, struct genl_info *info)
@@ -666,9 +664,11 @@ int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info)
 	struct mrc_qp_set set = {};
 	struct mrc_dev_prof prof;
 	struct mrc_device *mdev;
+	bool owner, admin;
 	struct mrc_net *mn;
 	struct mrc_qp *qp;
 	struct net *net;
+	u32 qpn;
 	int err;
 
 	err = mrc_nl_qp_req_parse(info, tb);
@@ -681,6 +681,7 @@ int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto out;
 
+	qpn = nla_get_u32(tb[MRC_A_QP_NUM]);
 	set.prof = &prof;
 	/* Profiles are those of the device's namespace, not the caller's. */
 	net = mrc_nl_dev_net(info, nla_data(name_attr));
@@ -692,6 +693,24 @@ int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info)
 				    "no such mrc device");
 		err = -ENODEV;
 		goto unlock;
+	}
+	/*
+	 * Who may: the QP's owner, else CAP_NET_ADMIN (asked only then, so
+	 * that an application setting its own QP logs no capability denial).
+	 * Checked before the profiles are looked up, so that nobody learns of
+	 * profiles through a QP that is not theirs.
+	 */
+	rcu_read_lock();
+	qp = mrc_nl_qp_find(mdev, qpn, &owner);
+	rcu_read_unlock();
+	admin = qp && !owner && netlink_capable(skb, CAP_NET_ADMIN);
+	if (!qp) {
+		err = -ENOENT;
+		goto noqp;
+	}
+	if (!owner && !admin) {
+		err = -EPERM;
+		goto noqp;
 	}
 	if (tb[MRC_A_QP_EVPROF_ID]) {
 		err = mrc_dev_prof_ev_lookup(mn,
@@ -711,15 +730,17 @@ int mrc_nl_qp_set(struct sk_buff *skb, struct genl_info *info)
 			goto unlock;
 		}
 	}
+	/* The number may have passed to a new QP meanwhile: look again. */
 	rcu_read_lock();
-	qp = mrc_qp_lookup(mdev, nla_get_u32(tb[MRC_A_QP_NUM]));
+	qp = mrc_nl_qp_find(mdev, qpn, &owner);
 	if (!qp)
 		err = -ENOENT;
-	else if (!mrc_nl_qp_may_set(skb, qp))
+	else if (!owner && !admin)
 		err = -EPERM;
 	else
 		err = mrc_qp_set_apply(qp, &set, info->extack);
 	rcu_read_unlock();
+noqp:
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_A_QP_NUM],
 				    "no such QP");

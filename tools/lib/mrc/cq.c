@@ -50,7 +50,7 @@ MRC_EXPORT int mrc_destroy_comp_channel(struct mrc_comp_channel *channel)
 		return mrc_err(EINVAL);
 	ret = ibv_destroy_comp_channel(channel->ch);
 	if (ret)
-		return ret;
+		return mrc_err(ret);
 	mrc_ctx_put(channel->ctx);
 	free(channel);
 	return 0;
@@ -104,7 +104,7 @@ MRC_EXPORT int mrc_destroy_cq(struct mrc_cq *cq)
 		return mrc_err(EINVAL);
 	ret = ibv_destroy_cq(cq->cq);
 	if (ret)
-		return ret;
+		return mrc_err(ret);
 	mrc_ctx_put(cq->ctx);
 	free(cq);
 	return 0;

@@ -53,8 +53,11 @@ int mrc_nl_open(struct mrc_nl *nl)
 	memset(nl, 0, sizeof(*nl));
 	pthread_mutex_init(&nl->lock, NULL);
 	nl->sock = mnl_socket_open(NETLINK_GENERIC);
-	if (!nl->sock)
-		return errno;
+	if (!nl->sock) {
+		err = errno;
+		pthread_mutex_destroy(&nl->lock);
+		return err;
+	}
 	if (mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
 		err = errno;
 		mrc_nl_close(nl);

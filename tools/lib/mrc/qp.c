@@ -223,7 +223,7 @@ MRC_EXPORT int mrc_destroy_qp(struct mrc_qp *qp)
 	ctx = qp->ctx;
 	ret = ibv_destroy_qp(qp->qp);
 	if (ret)
-		return ret;
+		return mrc_err(ret);
 	pthread_mutex_lock(&ctx->lock);
 	if (qp->attr.qp_hint)
 		qp->attr.qp_hint->users--;
