@@ -96,9 +96,10 @@ int mrc_nl_dev_del(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_dev_set(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_plane_set(struct sk_buff *skb, struct genl_info *info);
 
-/* netlink_profile.c: EV and CC profiles */
+/* netlink_profile.c: EV format, EV and CC profiles */
 extern const struct nla_policy mrc_evprof_policy[MRC_A_EVPROF_MAX + 1];
 extern const struct nla_policy mrc_ccprof_policy[MRC_A_CCPROF_MAX + 1];
+extern const struct nla_policy mrc_evfmt_policy[MRC_A_EVFMT_MAX + 1];
 int mrc_nl_prof_apply(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_prof_del(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_prof_get(struct sk_buff *skb, struct genl_info *info);
@@ -108,6 +109,13 @@ int mrc_nl_prof_dump(struct sk_buff *skb, struct netlink_callback *cb);
 u32 mrc_evprof_min_active_default(u32 ev_count);
 void mrc_evprof_defaults(struct mrc_evprof_cfg *cfg);
 void mrc_ccprof_defaults(struct mrc_ccprof_cfg *cfg);
+void mrc_evfmt_defaults(struct mrc_evfmt_cfg *cfg);
+u32 mrc_ev_format_bits(u8 format);
+u32 mrc_evfmt_bits(const struct mrc_evfmt_cfg *cfg);
+int mrc_evfmt_check(const struct mrc_evfmt_cfg *cfg,
+		    struct netlink_ext_ack *extack);
+int mrc_evfmt_may_change(u8 old_state, u8 new_state, u32 changed,
+			 struct netlink_ext_ack *extack);
 u64 mrc_ev_format_max(u8 format);
 int mrc_ev_entries_check(u8 format, const u64 *entries, u32 n,
 			 struct netlink_ext_ack *extack);
@@ -130,6 +138,9 @@ int mrc_ccprof_apply(struct mrc_net *mn, struct mrc_ccprof_req *req,
 		     struct netlink_ext_ack *extack);
 int mrc_evprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
 int mrc_ccprof_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
+int mrc_evfmt_apply(struct mrc_net *mn, struct mrc_evfmt_req *req,
+		    struct netlink_ext_ack *extack);
+int mrc_evfmt_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack);
 void mrc_dev_prof_defaults(struct mrc_dev_prof *p);
 int mrc_dev_prof_resolve(struct mrc_net *mn, struct mrc_dev_prof_req *req,
 			 const struct mrc_dev_prof *cur,

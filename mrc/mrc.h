@@ -202,6 +202,7 @@ static inline struct mrc_device *to_mdev(struct ib_device *ib)
  * @evprofs: EV profiles (struct mrc_evprof) by id; changed and walked only
  *	under @lock (the xarray's own spinlock adds nothing)
  * @ccprofs: CC profiles (struct mrc_ccprof) by id, the same way
+ * @evfmts: EV format profiles (struct mrc_evfmt) by id, the same way
  * @prof_genid: bumped on every creation and deletion of a profile, to flag
  *	interrupted profile dumps
  * @srv6_genid: bumped on every change of a device's SRv6 entries, to flag
@@ -222,6 +223,7 @@ struct mrc_net {
 	u32 genid;
 	struct xarray evprofs;
 	struct xarray ccprofs;
+	struct xarray evfmts;
 	u32 prof_genid;
 	u32 srv6_genid;
 };

@@ -40,6 +40,7 @@ static const struct nla_policy mrc_policy[MRC_A_MAX + 1] = {
 	[MRC_A_DEV_PLANES] = NLA_POLICY_NESTED(mrc_planes_policy),
 	[MRC_A_EVPROF] = NLA_POLICY_NESTED(mrc_evprof_policy),
 	[MRC_A_CCPROF] = NLA_POLICY_NESTED(mrc_ccprof_policy),
+	[MRC_A_EVFMT] = NLA_POLICY_NESTED(mrc_evfmt_policy),
 	[MRC_A_DEV_EVPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						      &mrc_dev_prof_id_range),
 	[MRC_A_DEV_CCPROF_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
@@ -167,6 +168,26 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd = MRC_CMD_CCPROF_DEL,
+		.doit = mrc_nl_prof_del,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_EVFMT_NEW,
+		.doit = mrc_nl_prof_apply,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_EVFMT_SET,
+		.doit = mrc_nl_prof_apply,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_EVFMT_GET,
+		.doit = mrc_nl_prof_get,
+		.dumpit = mrc_nl_prof_dump,
+	},
+	{
+		.cmd = MRC_CMD_EVFMT_DEL,
 		.doit = mrc_nl_prof_del,
 		.flags = GENL_ADMIN_PERM,
 	},

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * EV and CC profiles over netlink (MRC_CMD_EVPROF_*, MRC_CMD_CCPROF_*): the
- * policies of their nests, the parsing of a request into struct
- * mrc_evprof_req / mrc_ccprof_req for profile.c, and the messages that show
- * a profile.  Documentation/netlink.md documents the messages and lists
- * every error.
+ * EV format, EV and CC profiles over netlink (MRC_CMD_EVFMT_*,
+ * MRC_CMD_EVPROF_*, MRC_CMD_CCPROF_*): the policies of their nests, the
+ * parsing of a request into struct mrc_evfmt_req / mrc_evprof_req /
+ * mrc_ccprof_req for profile.c, and the messages that show a profile.
+ * Documentation/netlink.md documents the messages and lists every error.
  */
 
 #include <linux/slab.h>
@@ -19,6 +19,12 @@ static const struct nla_policy mrc_ev_entries_policy[MRC_A_EV_ENTRIES_MAX + 1] =
 
 static struct netlink_range_validation mrc_prof_id_range = {
 	.min = 1,
+	.max = MRC_PROFILE_ID_MAX,
+};
+
+/* An EV profile names an EV format profile by id, or none with 0. */
+static struct netlink_range_validation mrc_prof_id_or_none_range = {
+	.min = 0,
 	.max = MRC_PROFILE_ID_MAX,
 };
 
@@ -41,6 +47,21 @@ const struct nla_policy mrc_evprof_policy[MRC_A_EVPROF_MAX + 1] = {
 	[MRC_A_EVPROF_BACKUPS] = NLA_POLICY_MAX(NLA_U32, MRC_MAX_BACKUPS),
 	[MRC_A_EVPROF_EVENT_MASK] = NLA_POLICY_MASK(NLA_U32, MRC_EV_EVENTS_ALL),
 	[MRC_A_EVPROF_ENTRIES] = NLA_POLICY_NESTED(mrc_ev_entries_policy),
+	[MRC_A_EVPROF_FMT_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &mrc_prof_id_or_none_range),
+};
+
+static const struct nla_policy mrc_evfmt_fields_policy[MRC_A_EVFMT_FIELDS_MAX + 1] = {
+	[MRC_A_EVFMT_FIELD] = NLA_POLICY_RANGE(NLA_U8, 1,
+					       MRC_EVFMT_FIELD_BITS_MAX),
+};
+
+/* How many fields, and their sum against the format: profile.c. */
+const struct nla_policy mrc_evfmt_policy[MRC_A_EVFMT_MAX + 1] = {
+	[MRC_A_EVFMT_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_prof_id_range),
+	[MRC_A_EVFMT_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_PROFILE_STATE_ONLINE),
+	[MRC_A_EVFMT_FORMAT] = NLA_POLICY_MAX(NLA_U8, MRC_EV_FORMAT_SRV6),
+	[MRC_A_EVFMT_FIELDS] = NLA_POLICY_NESTED(mrc_evfmt_fields_policy),
 };
 
 static struct netlink_range_validation mrc_cc_us_range = {
@@ -105,7 +126,7 @@ static size_t mrc_nl_evprof_size(const void *p)
 	const struct mrc_evprof *prof = p;
 
 	return nla_total_size(0) +			/* MRC_A_EVPROF */
-	       5 * nla_total_size(sizeof(u32)) +	/* id .. event_mask */
+	       6 * nla_total_size(sizeof(u32)) +	/* id .. event_mask, fmt */
 	       3 * nla_total_size(sizeof(u8)) +	/* state, mode, format */
 	       nla_total_size(sizeof(u32)) +		/* backups */
 	       nla_total_size(0) +			/* MRC_A_EVPROF_ENTRIES */
@@ -138,7 +159,8 @@ static int mrc_nl_put_evprof(struct sk_buff *skb, const void *p, u32 portid,
 	    nla_put_u32(skb, MRC_A_EVPROF_EV_COUNT, cfg->ev_count) ||
 	    nla_put_u32(skb, MRC_A_EVPROF_MIN_ACTIVE, cfg->min_active) ||
 	    nla_put_u32(skb, MRC_A_EVPROF_BACKUPS, cfg->backups) ||
-	    nla_put_u32(skb, MRC_A_EVPROF_EVENT_MASK, cfg->event_mask))
+	    nla_put_u32(skb, MRC_A_EVPROF_EVENT_MASK, cfg->event_mask) ||
+	    nla_put_u32(skb, MRC_A_EVPROF_FMT_ID, cfg->fmt_id))
 		goto cancel;
 	entries = nla_nest_start(skb, MRC_A_EVPROF_ENTRIES);
 	if (!entries)
@@ -198,6 +220,55 @@ static int mrc_nl_put_ccprof(struct sk_buff *skb, const void *p, u32 portid,
 	    nla_put_u32(skb, MRC_A_CCPROF_ETA, cfg->eta) ||
 	    nla_put_u32(skb, MRC_A_CCPROF_FI, cfg->fi))
 		goto cancel;
+	nla_nest_end(skb, nest);
+
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static size_t mrc_nl_evfmt_size(const void *p)
+{
+	return nla_total_size(0) +			/* MRC_A_EVFMT */
+	       nla_total_size(sizeof(u32)) +		/* id */
+	       2 * nla_total_size(sizeof(u8)) +	/* state, format */
+	       nla_total_size(0) +			/* MRC_A_EVFMT_FIELDS */
+	       MRC_EVFMT_FIELDS_MAX * nla_total_size(sizeof(u8));
+}
+
+/* Caller holds mrc_net.lock. */
+static int mrc_nl_put_evfmt(struct sk_buff *skb, const void *p, u32 portid,
+			    u32 seq, int flags, struct netlink_callback *cb)
+{
+	const struct mrc_evfmt *fmt = p;
+	const struct mrc_evfmt_cfg *cfg = &fmt->cfg;
+	struct nlattr *nest, *fields;
+	void *hdr;
+	u8 i;
+
+	hdr = mrc_nl_hdr_put(skb, portid, seq, flags, MRC_CMD_EVFMT_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
+
+	nest = nla_nest_start(skb, MRC_A_EVFMT);
+	if (!nest)
+		goto cancel;
+	if (nla_put_u32(skb, MRC_A_EVFMT_ID, fmt->id) ||
+	    nla_put_u8(skb, MRC_A_EVFMT_STATE, cfg->state) ||
+	    nla_put_u8(skb, MRC_A_EVFMT_FORMAT, cfg->format))
+		goto cancel;
+	fields = nla_nest_start(skb, MRC_A_EVFMT_FIELDS);
+	if (!fields)
+		goto cancel;
+	for (i = 0; i < cfg->n_fields; i++)
+		if (nla_put_u8(skb, MRC_A_EVFMT_FIELD, cfg->width[i]))
+			goto cancel;
+	nla_nest_end(skb, fields);
 	nla_nest_end(skb, nest);
 
 	genlmsg_end(skb, hdr);
@@ -283,6 +354,7 @@ static int mrc_nl_evprof_apply(struct mrc_net *mn, struct nlattr **tb,
 	mrc_nl_get_u32(tb, MRC_A_EVPROF_MIN_ACTIVE, &set->min_active);
 	mrc_nl_get_u32(tb, MRC_A_EVPROF_BACKUPS, &set->backups);
 	mrc_nl_get_u32(tb, MRC_A_EVPROF_EVENT_MASK, &set->event_mask);
+	mrc_nl_get_u32(tb, MRC_A_EVPROF_FMT_ID, &set->fmt_id);
 	if (tb[MRC_A_EVPROF_ENTRIES]) {
 		err = mrc_nl_ev_entries(tb[MRC_A_EVPROF_ENTRIES], set);
 		if (err)
@@ -295,6 +367,39 @@ static int mrc_nl_evprof_apply(struct mrc_net *mn, struct nlattr **tb,
 		if (req.bad)
 			NL_SET_BAD_ATTR(extack, tb[req.bad]);
 	}
+	return err;
+}
+
+/* EVFMT_NEW (@create) or EVFMT_SET from the nest's attributes @tb. */
+static int mrc_nl_evfmt_apply(struct mrc_net *mn, struct nlattr **tb,
+			      bool create, struct netlink_ext_ack *extack)
+{
+	struct mrc_evfmt_req req = {
+		.id = nla_get_u32(tb[MRC_A_EVFMT_ID]),
+		.create = create,
+		.given = mrc_nl_given(tb, MRC_A_EVFMT_MAX),
+	};
+	struct mrc_evfmt_cfg *set = &req.set;
+	const struct nlattr *nla;
+	int rem, err;
+
+	mrc_nl_get_u8(tb, MRC_A_EVFMT_STATE, &set->state);
+	mrc_nl_get_u8(tb, MRC_A_EVFMT_FORMAT, &set->format);
+	if (tb[MRC_A_EVFMT_FIELDS]) {
+		/* Counted past the maximum, which profile.c refuses. */
+		nla_for_each_nested(nla, tb[MRC_A_EVFMT_FIELDS], rem) {
+			if (nla_type(nla) != MRC_A_EVFMT_FIELD)
+				continue;
+			if (set->n_fields < MRC_EVFMT_FIELDS_MAX)
+				set->width[set->n_fields] = nla_get_u8(nla);
+			if (set->n_fields < U8_MAX)
+				set->n_fields++;
+		}
+	}
+
+	err = mrc_evfmt_apply(mn, &req, extack);
+	if (err && req.bad)
+		NL_SET_BAD_ATTR(extack, tb[req.bad]);
 	return err;
 }
 
@@ -374,6 +479,18 @@ static const struct mrc_nl_prof_kind mrc_nl_ccprof_kind = {
 	.put = mrc_nl_put_ccprof,
 };
 
+static const struct mrc_nl_prof_kind mrc_nl_evfmt_kind = {
+	.nest = MRC_A_EVFMT,
+	.id = MRC_A_EVFMT_ID,
+	.max = MRC_A_EVFMT_MAX,
+	.policy = mrc_evfmt_policy,
+	.cmd_new = MRC_CMD_EVFMT_NEW,
+	.apply = mrc_nl_evfmt_apply,
+	.del = mrc_evfmt_del,
+	.size = mrc_nl_evfmt_size,
+	.put = mrc_nl_put_evfmt,
+};
+
 static const struct mrc_nl_prof_kind *mrc_nl_prof_kind(u8 cmd)
 {
 	switch (cmd) {
@@ -382,6 +499,11 @@ static const struct mrc_nl_prof_kind *mrc_nl_prof_kind(u8 cmd)
 	case MRC_CMD_EVPROF_GET:
 	case MRC_CMD_EVPROF_DEL:
 		return &mrc_nl_evprof_kind;
+	case MRC_CMD_EVFMT_NEW:
+	case MRC_CMD_EVFMT_SET:
+	case MRC_CMD_EVFMT_GET:
+	case MRC_CMD_EVFMT_DEL:
+		return &mrc_nl_evfmt_kind;
 	default:
 		return &mrc_nl_ccprof_kind;
 	}
@@ -390,7 +512,11 @@ static const struct mrc_nl_prof_kind *mrc_nl_prof_kind(u8 cmd)
 static struct xarray *mrc_nl_prof_store(struct mrc_net *mn,
 					const struct mrc_nl_prof_kind *kind)
 {
-	return kind == &mrc_nl_evprof_kind ? &mn->evprofs : &mn->ccprofs;
+	if (kind == &mrc_nl_evprof_kind)
+		return &mn->evprofs;
+	if (kind == &mrc_nl_evfmt_kind)
+		return &mn->evfmts;
+	return &mn->ccprofs;
 }
 
 /* Fills @tb (MRC_NL_PROF_TB entries) from the request's nest; needs the id. */
@@ -401,11 +527,15 @@ static int mrc_nl_prof_parse(struct genl_info *info,
 	int err;
 
 	BUILD_BUG_ON(MRC_A_EVPROF_MAX >= MRC_NL_PROF_TB);
+	BUILD_BUG_ON(MRC_A_EVFMT_MAX >= MRC_NL_PROF_TB);
 	if (GENL_REQ_ATTR_CHECK(info, kind->nest)) {
 		/* NL_SET_ERR_MSG() takes a literal: one per kind. */
 		if (kind == &mrc_nl_evprof_kind)
 			NL_SET_ERR_MSG(info->extack,
 				       "missing evprofile attributes");
+		else if (kind == &mrc_nl_evfmt_kind)
+			NL_SET_ERR_MSG(info->extack,
+				       "missing evformat attributes");
 		else
 			NL_SET_ERR_MSG(info->extack,
 				       "missing ccprofile attributes");
@@ -420,6 +550,10 @@ static int mrc_nl_prof_parse(struct genl_info *info,
 			NL_SET_ERR_MSG_ATTR(info->extack,
 					    info->attrs[kind->nest],
 					    "missing evprofile id");
+		else if (kind == &mrc_nl_evfmt_kind)
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[kind->nest],
+					    "missing evformat id");
 		else
 			NL_SET_ERR_MSG_ATTR(info->extack,
 					    info->attrs[kind->nest],
@@ -489,6 +623,9 @@ int mrc_nl_prof_get(struct sk_buff *skb, struct genl_info *info)
 		if (kind == &mrc_nl_evprof_kind)
 			NL_SET_ERR_MSG_ATTR(info->extack, tb[kind->id],
 					    "no such evprofile");
+		else if (kind == &mrc_nl_evfmt_kind)
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[kind->id],
+					    "no such evformat");
 		else
 			NL_SET_ERR_MSG_ATTR(info->extack, tb[kind->id],
 					    "no such ccprofile");

@@ -21,8 +21,12 @@
 				 BIT(MRC_A_EVPROF_FORMAT) |		\
 				 BIT(MRC_A_EVPROF_EV_COUNT) |		\
 				 BIT(MRC_A_EVPROF_BACKUPS) |		\
-				 BIT(MRC_A_EVPROF_ENTRIES))
+				 BIT(MRC_A_EVPROF_ENTRIES) |		\
+				 BIT(MRC_A_EVPROF_FMT_ID))
 #define MRC_CCPROF_FIXED_ONLINE	BIT(MRC_A_CCPROF_ALGO)
+/* What an EV value is: fixed while ONLINE, and while an EV profile names it. */
+#define MRC_EVFMT_FIXED		(BIT(MRC_A_EVFMT_FORMAT) |		\
+				 BIT(MRC_A_EVFMT_FIELDS))
 
 /* ---- pure checks ------------------------------------------------------ */
 
@@ -62,6 +66,85 @@ void mrc_ccprof_defaults(struct mrc_ccprof_cfg *cfg)
 	cfg->fi = MRC_CCPROF_FI_DEFAULT;
 }
 EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ccprof_defaults);
+
+/* A new EV format profile: the UDP source port, one 16-bit field. */
+void mrc_evfmt_defaults(struct mrc_evfmt_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->state = MRC_PROFILE_STATE_INIT;
+	cfg->format = MRC_EV_FORMAT_UDP;
+	cfg->n_fields = 1;
+	cfg->width[0] = 16;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_evfmt_defaults);
+
+/*
+ * Bits of an EV of a format: the UDP source port; STEV's flow label and
+ * port; SRV6's 128-bit uSID carrier, the most a path's EV can name.
+ */
+u32 mrc_ev_format_bits(u8 format)
+{
+	switch (format) {
+	case MRC_EV_FORMAT_UDP:
+		return 16;
+	case MRC_EV_FORMAT_STEV:
+		return 36;
+	default:
+		return 128;
+	}
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_ev_format_bits);
+
+/* Bits of an EV value under an EV format profile: its fields together. */
+u32 mrc_evfmt_bits(const struct mrc_evfmt_cfg *cfg)
+{
+	u32 bits = 0;
+	u8 i;
+
+	for (i = 0; i < cfg->n_fields && i < MRC_EVFMT_FIELDS_MAX; i++)
+		bits += cfg->width[i];
+	return bits;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_evfmt_bits);
+
+int mrc_evfmt_check(const struct mrc_evfmt_cfg *cfg,
+		    struct netlink_ext_ack *extack)
+{
+	u8 i;
+
+	if (!cfg->n_fields || cfg->n_fields > MRC_EVFMT_FIELDS_MAX) {
+		NL_SET_ERR_MSG(extack, "an evformat has 1 to 8 fields");
+		return -EINVAL;
+	}
+	for (i = 0; i < cfg->n_fields; i++) {
+		if (!cfg->width[i] ||
+		    cfg->width[i] > MRC_EVFMT_FIELD_BITS_MAX) {
+			NL_SET_ERR_MSG(extack, "a field is 1 to 64 bits wide");
+			return -ERANGE;
+		}
+	}
+	if (mrc_evfmt_bits(cfg) > mrc_ev_format_bits(cfg->format)) {
+		NL_SET_ERR_MSG(extack,
+			       "the fields are wider than the format's EV");
+		return -ERANGE;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_evfmt_check);
+
+int mrc_evfmt_may_change(u8 old_state, u8 new_state, u32 changed,
+			 struct netlink_ext_ack *extack)
+{
+	if (old_state == MRC_PROFILE_STATE_ONLINE &&
+	    new_state == MRC_PROFILE_STATE_ONLINE &&
+	    (changed & MRC_EVFMT_FIXED)) {
+		NL_SET_ERR_MSG(extack,
+			       "evformat is online: format and fields need it offline");
+		return -EBUSY;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_MRC_KUNIT(mrc_evfmt_may_change);
 
 /*
  * Largest explicit EV of a format, 0 when explicit EVs of that format are
@@ -228,7 +311,7 @@ int mrc_evprof_may_change(u8 old_state, u8 new_state, u32 changed,
 	    new_state == MRC_PROFILE_STATE_ONLINE &&
 	    (changed & MRC_EVPROF_FIXED_ONLINE)) {
 		NL_SET_ERR_MSG(extack,
-			       "evprofile is online: mode, format, ev_count, backups and entries need it offline");
+			       "evprofile is online: mode, format, ev_count, backups, entries and evformat need it offline");
 		return -EBUSY;
 	}
 	return 0;
@@ -455,6 +538,195 @@ void mrc_dev_prof_get(struct mrc_device *mdev, struct mrc_dev_prof *prof)
 	spin_unlock_bh(&mdev->prof_lock);
 }
 
+/* ---- EV format profiles ------------------------------------------------ */
+
+/* An EV profile that names EV format profile @id (an ONLINE one if @online). */
+static bool mrc_evfmt_named(struct mrc_net *mn, u32 id, bool online)
+{
+	struct mrc_evprof *prof;
+	unsigned long i;
+
+	xa_for_each(&mn->evprofs, i, prof)
+		if (prof->cfg.fmt_id == id &&
+		    (!online || prof->cfg.state == MRC_PROFILE_STATE_ONLINE))
+			return true;
+	return false;
+}
+
+/*
+ * An EV profile that names format profile @cfg->fmt_id takes its format; a
+ * FORMAT given with it must agree.  Going ONLINE needs the format profile
+ * ONLINE, so that what QPs are built from is fixed on both.
+ */
+static int mrc_evprof_fmt(struct mrc_net *mn, struct mrc_evprof_cfg *cfg,
+			  struct mrc_evprof_req *req,
+			  struct netlink_ext_ack *extack)
+{
+	struct mrc_evfmt *fmt = xa_load(&mn->evfmts, cfg->fmt_id);
+
+	req->bad = MRC_A_EVPROF_FMT_ID;
+	if (!fmt) {
+		NL_SET_ERR_MSG(extack, "no such evformat");
+		return -ENOENT;
+	}
+	if ((req->given & BIT(MRC_A_EVPROF_FORMAT)) &&
+	    req->set.format != fmt->cfg.format) {
+		NL_SET_ERR_MSG(extack, "the format differs from the evformat's");
+		req->bad = MRC_A_EVPROF_FORMAT;
+		return -EINVAL;
+	}
+	if (cfg->state == MRC_PROFILE_STATE_ONLINE &&
+	    fmt->cfg.state != MRC_PROFILE_STATE_ONLINE) {
+		NL_SET_ERR_MSG(extack, "evformat is not online");
+		return -EINVAL;
+	}
+	req->bad = 0;
+	cfg->format = fmt->cfg.format;
+	return 0;
+}
+
+/* Explicit EVs are values of the format profile's fields: they fit them. */
+static int mrc_evprof_fmt_fit(struct mrc_net *mn,
+			      const struct mrc_evprof_cfg *cfg,
+			      struct netlink_ext_ack *extack)
+{
+	struct mrc_evfmt *fmt = xa_load(&mn->evfmts, cfg->fmt_id);
+	u32 bits = mrc_evfmt_bits(&fmt->cfg), i;
+
+	for (i = 0; bits < 64 && i < cfg->n_entries; i++) {
+		if (cfg->entries[i] >> bits) {
+			NL_SET_ERR_MSG(extack,
+				       "EV entry does not fit the evformat's fields");
+			return -ERANGE;
+		}
+	}
+	return 0;
+}
+
+/*
+ * EVFMT_NEW (@req->create) or EVFMT_SET, checked whole before it commits.
+ * A format profile an EV profile names keeps its format and fields, and
+ * one an ONLINE EV profile names stays ONLINE: the EV profile took its
+ * format, and its entries were checked against the fields.
+ */
+int mrc_evfmt_apply(struct mrc_net *mn, struct mrc_evfmt_req *req,
+		    struct netlink_ext_ack *extack)
+{
+	const struct mrc_evfmt_cfg *set = &req->set;
+	bool create = req->create;
+	u32 given = req->given;
+	struct mrc_evfmt_cfg cfg;
+	struct mrc_evfmt *fmt;
+	int err;
+
+	lockdep_assert_held(&mn->lock);
+
+	fmt = xa_load(&mn->evfmts, req->id);
+	if (create && fmt) {
+		NL_SET_ERR_MSG(extack, "an evformat with this id already exists");
+		req->bad = MRC_A_EVFMT_ID;
+		return -EEXIST;
+	}
+	if (!create && !fmt) {
+		NL_SET_ERR_MSG(extack, "no such evformat");
+		req->bad = MRC_A_EVFMT_ID;
+		return -ENOENT;
+	}
+	if (create && (given & BIT(MRC_A_EVFMT_STATE))) {
+		NL_SET_ERR_MSG(extack, "a new profile starts in state init");
+		req->bad = MRC_A_EVFMT_STATE;
+		return -EINVAL;
+	}
+	if (given & BIT(MRC_A_EVFMT_STATE)) {
+		err = mrc_profile_state_check(set->state, extack);
+		if (err)
+			return err;
+	}
+
+	if (create)
+		mrc_evfmt_defaults(&cfg);
+	else
+		cfg = fmt->cfg;
+	mrc_take_u8(given, MRC_A_EVFMT_STATE, &cfg.state, set->state);
+	mrc_take_u8(given, MRC_A_EVFMT_FORMAT, &cfg.format, set->format);
+	if (given & BIT(MRC_A_EVFMT_FIELDS)) {
+		cfg.n_fields = set->n_fields;
+		memcpy(cfg.width, set->width, sizeof(cfg.width));
+	}
+
+	err = mrc_evfmt_may_change(create ? MRC_PROFILE_STATE_INIT :
+				   fmt->cfg.state, cfg.state, given, extack);
+	if (!err)
+		err = mrc_evfmt_check(&cfg, extack);
+	if (err) {
+		if (err != -EBUSY)
+			req->bad = (given & BIT(MRC_A_EVFMT_FIELDS)) ?
+				   MRC_A_EVFMT_FIELDS : 0;
+		return err;
+	}
+	if (!create && (given & MRC_EVFMT_FIXED) &&
+	    (cfg.format != fmt->cfg.format ||
+	     cfg.n_fields != fmt->cfg.n_fields ||
+	     memcmp(cfg.width, fmt->cfg.width, sizeof(cfg.width))) &&
+	    mrc_evfmt_named(mn, req->id, false)) {
+		NL_SET_ERR_MSG(extack,
+			       "evformat is named by an evprofile: its format and fields stay");
+		req->bad = MRC_A_EVFMT_ID;
+		return -EBUSY;
+	}
+	if (!create && cfg.state != MRC_PROFILE_STATE_ONLINE &&
+	    mrc_evfmt_named(mn, req->id, true)) {
+		NL_SET_ERR_MSG(extack,
+			       "evformat is named by an online evprofile, it stays online");
+		req->bad = MRC_A_EVFMT_ID;
+		return -EBUSY;
+	}
+
+	if (!create) {
+		fmt->cfg = cfg;
+		return 0;
+	}
+	fmt = kzalloc(sizeof(*fmt), GFP_KERNEL);
+	if (!fmt)
+		return -ENOMEM;
+	fmt->id = req->id;
+	fmt->cfg = cfg;
+	err = xa_insert(&mn->evfmts, req->id, fmt, GFP_KERNEL);
+	if (err) {
+		kfree(fmt);
+		return err;
+	}
+	mn->prof_genid++;
+	return 0;
+}
+
+int mrc_evfmt_del(struct mrc_net *mn, u32 id, struct netlink_ext_ack *extack)
+{
+	struct mrc_evfmt *fmt;
+
+	lockdep_assert_held(&mn->lock);
+
+	fmt = xa_load(&mn->evfmts, id);
+	if (!fmt) {
+		NL_SET_ERR_MSG(extack, "no such evformat");
+		return -ENOENT;
+	}
+	if (fmt->cfg.state == MRC_PROFILE_STATE_ONLINE) {
+		NL_SET_ERR_MSG(extack, "evformat is online, set it offline first");
+		return -EBUSY;
+	}
+	if (mrc_evfmt_named(mn, id, false)) {
+		NL_SET_ERR_MSG(extack, "evformat is named by an evprofile");
+		return -EBUSY;
+	}
+	xa_erase(&mn->evfmts, id);
+	mn->prof_genid++;
+	kfree(fmt);
+	return 0;
+}
+
+/* ---- EV and CC profiles ------------------------------------------------ */
+
 /*
  * EVPROF_NEW (@req->create) or EVPROF_SET: builds the profile's next
  * settings from the current ones (or the defaults) and @req, checks them
@@ -515,6 +787,8 @@ int mrc_evprof_apply(struct mrc_net *mn, struct mrc_evprof_req *req,
 		cfg.min_active = mrc_evprof_min_active_default(cfg.ev_count);
 	}
 
+	mrc_take_u32(given, MRC_A_EVPROF_FMT_ID, &cfg.fmt_id, set->fmt_id);
+
 	if (given & BIT(MRC_A_EVPROF_ENTRIES)) {
 		if (set->n_entries > MRC_MAX_EVS) {
 			NL_SET_ERR_MSG(extack, "too many EV entries");
@@ -531,8 +805,12 @@ int mrc_evprof_apply(struct mrc_net *mn, struct mrc_evprof_req *req,
 
 	err = mrc_evprof_may_change(create ? MRC_PROFILE_STATE_INIT :
 				    prof->cfg.state, cfg.state, given, extack);
+	if (!err && cfg.fmt_id)
+		err = mrc_evprof_fmt(mn, &cfg, req, extack);
 	if (!err)
 		err = mrc_evprof_check(&cfg, extack);
+	if (!err && cfg.fmt_id)
+		err = mrc_evprof_fmt_fit(mn, &cfg, extack);
 	if (!err && !create && cfg.state != MRC_PROFILE_STATE_ONLINE &&
 	    mrc_prof_user(mn, id, true)) {
 		NL_SET_ERR_MSG(extack,
@@ -715,6 +993,7 @@ static int __net_init mrc_profile_net_init(struct net *net)
 
 	xa_init(&mn->evprofs);
 	xa_init(&mn->ccprofs);
+	xa_init(&mn->evfmts);
 	return 0;
 }
 
@@ -723,6 +1002,7 @@ static void __net_exit mrc_profile_net_exit(struct net *net)
 	struct mrc_net *mn = mrc_net(net);
 	struct mrc_evprof *evp;
 	struct mrc_ccprof *ccp;
+	struct mrc_evfmt *fmt;
 	unsigned long id;
 
 	mutex_lock(&mn->lock);
@@ -732,6 +1012,9 @@ static void __net_exit mrc_profile_net_exit(struct net *net)
 	xa_for_each(&mn->ccprofs, id, ccp)
 		kfree(ccp);
 	xa_destroy(&mn->ccprofs);
+	xa_for_each(&mn->evfmts, id, fmt)
+		kfree(fmt);
+	xa_destroy(&mn->evfmts);
 	mutex_unlock(&mn->lock);
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * EV and CC profiles (profile.c): control objects of the namespace, created
+ * EV format, EV and CC profiles (profile.c): control objects of the namespace, created
  * and changed by the controller over netlink, in process context under
  * mrc_net.lock.  A device names an EV and a CC profile by id, and its QPs
  * follow them (struct mrc_dev_prof).  Documentation/netlink.md documents
@@ -11,6 +11,7 @@
 #define _MRC_PROFILE_H
 
 #include <linux/types.h>
+#include <linux/mrc.h>
 
 /**
  * struct mrc_evprof_cfg - settings of one EV profile
@@ -25,6 +26,8 @@
  * @event_mask: MRC_EV_EVENT_* transitions to report
  * @n_entries: number of values in @entries
  * @entries: explicit EVs (EXP mode), kmalloc'ed, NULL when @n_entries is 0
+ * @fmt_id: the EV format profile it names, 0 for none; @format is then
+ *	that profile's, and @entries fit its fields
  */
 struct mrc_evprof_cfg {
 	u8 state;
@@ -37,12 +40,34 @@ struct mrc_evprof_cfg {
 	u32 event_mask;
 	u32 n_entries;
 	u64 *entries;
+	u32 fmt_id;
 };
 
 /* An EV profile, stored in mrc_net.evprofs at index @id. */
 struct mrc_evprof {
 	u32 id;
 	struct mrc_evprof_cfg cfg;
+};
+
+/**
+ * struct mrc_evfmt_cfg - settings of one EV format profile
+ * @state: enum mrc_profile_state
+ * @format: enum mrc_ev_format: where an EV sits in the packet
+ * @n_fields: number of fields in @width
+ * @width: the fields an EV value is made of, most significant first, in
+ *	bits; together at most the format's EV (mrc_ev_format_bits())
+ */
+struct mrc_evfmt_cfg {
+	u8 state;
+	u8 format;
+	u8 n_fields;
+	u8 width[MRC_EVFMT_FIELDS_MAX];
+};
+
+/* An EV format profile, stored in mrc_net.evfmts at index @id. */
+struct mrc_evfmt {
+	u32 id;
+	struct mrc_evfmt_cfg cfg;
 };
 
 /**
@@ -138,6 +163,25 @@ struct mrc_ccprof_req {
 	bool create;
 	u32 given;
 	struct mrc_ccprof_cfg set;
+	int bad;
+};
+
+/**
+ * struct mrc_evfmt_req - an EVFMT_NEW or EVFMT_SET request, parsed
+ * @id: the profile
+ * @create: NEW (the id must be free), not SET
+ * @given: BIT(MRC_A_EVFMT_*) of every setting the request gives
+ * @set: the values of the settings in @given; @set.n_fields may exceed
+ *	MRC_EVFMT_FIELDS_MAX (then only that many widths are kept, and the
+ *	request is refused)
+ * @bad: set on a refusal about one setting: its MRC_A_EVFMT_* type, 0
+ *	for none
+ */
+struct mrc_evfmt_req {
+	u32 id;
+	bool create;
+	u32 given;
+	struct mrc_evfmt_cfg set;
 	int bad;
 };
 

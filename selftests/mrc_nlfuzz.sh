@@ -36,6 +36,7 @@ mrc_dev_pair 2 || exit $KSFT_FAIL
 # an SRv6 entry for a peer no QP has, so that the pair's QPs keep plain routing
 "$MRCCTL" -n "$H1" evprofile add 7 evs 16 min-active 5 backups 2 &&
 	"$MRCCTL" -n "$H1" ccprofile add 9 &&
+	"$MRCCTL" -n "$H1" evformat add 5 format stev fields 20,16 &&
 	"$MRCCTL" -n "$H1" srv6 set dev "$MRC_DEV1" peer fd00:7::1 locator fc00:7 usids 10,20 \
 		tier usid 0 shift 8 count 3
 check "profiles and an SRv6 template made" "0" "$?"
@@ -51,7 +52,8 @@ check "the QP pair finished its transfer and holds its QPs" "0" "$?"
 state()
 {
 	local what
-	for what in "dev show" "evprofile show" "ccprofile show" "qp show" "srv6 show"; do
+	for what in "dev show" "evformat show" "evprofile show" "ccprofile show" "qp show" \
+		"srv6 show"; do
 		# shellcheck disable=SC2086
 		"$MRCCTL" -n "$H1" -j $what
 	done
@@ -88,7 +90,7 @@ fuzz()
 # what one well-formed dump of each kind returns, before the random requests: $H1's
 # device, its 201 EV profiles (a dump of many messages), the CC profile, the QP of the
 # pair that has EVs (the server's) and the SRv6 entry
-plain='{"ccprof-get":1,"dev-get":1,"evprof-get":201,"qp-get":1,"srv6-get":1}'
+plain='{"ccprof-get":1,"dev-get":1,"evfmt-get":1,"evprof-get":201,"qp-get":1,"srv6-get":1}'
 fuzz root
 check "root: every plain dump returns every entry" "$plain" "$(jq -c .plain_dumps <<<"$out")"
 before=$(state)

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# EV and CC profiles through mrcctl: creation with defaults and with every parameter,
-# exact human and JSON output, the rules of the profile life cycle (what may change
-# while ONLINE, EXP entries), every refused request with its errno and message, EPERM
+# EV format, EV and CC profiles through mrcctl: creation with defaults and with every
+# parameter, exact human and JSON output, the rules of the profile life cycle (what
+# may change while ONLINE, EXP entries, EV profiles naming format profiles), every
+# refused request with its errno and message, EPERM
 # for callers without CAP_NET_ADMIN, per-namespace isolation, dumps of more than a
 # thousand profiles, and cleanup by namespace deletion and module unload.
 . "$(dirname "$0")/lib.sh"
@@ -39,7 +40,7 @@ check "evprofile defaults, human" \
 	"evprofile 7 state init mode auto format udp evs 128 min-active 32 backups 4 events good,assumed-bad" \
 	"$(c1 evprofile show 7)"
 check "evprofile defaults, JSON" \
-	'[{"id":7,"state":"init","mode":"auto","format":"udp","evs":128,"min_active":32,"backups":4,"events":["good","assumed-bad"],"entries":[]}]' \
+	'[{"id":7,"state":"init","mode":"auto","format":"udp","evs":128,"min_active":32,"backups":4,"events":["good","assumed-bad"],"entries":[],"evformat":0}]' \
 	"$(c1 -j evprofile show 7 | jq -c .)"
 check "evprofile -p is valid JSON with the same data" "7 32" \
 	"$(c1 -p evprofile show 7 | jq -r '.[0] | "\(.id) \(.min_active)"')"
@@ -51,7 +52,7 @@ check "evprofile exp/stev, human" \
 	"evprofile 8 state init mode exp format stev evs 16 min-active 2 backups 0 events assumed-bad entries 65537,65536,68719476735" \
 	"$(c1 evprofile show 8)"
 check "evprofile exp/stev, JSON" \
-	'{"id":8,"state":"init","mode":"exp","format":"stev","evs":16,"min_active":2,"backups":0,"events":["assumed-bad"],"entries":[65537,65536,68719476735]}' \
+	'{"id":8,"state":"init","mode":"exp","format":"stev","evs":16,"min_active":2,"backups":0,"events":["assumed-bad"],"entries":[65537,65536,68719476735],"evformat":0}' \
 	"$(c1 -j evprofile show 8 | jq -c '.[0]')"
 expect_nlerr "format change re-checks the kept entries" ERANGE \
 	"EV entry does not fit the format's entropy field" c1 evprofile set 8 format udp
@@ -83,7 +84,7 @@ run_rc c1 evprofile set 7 state online
 check "evprofile online" "0" "$rc"
 check "evprofile state online shown" "online" \
 	"$(c1 -j evprofile show 7 | jq -r '.[0].state')"
-busy="evprofile is online: mode, format, ev_count, backups and entries need it offline"
+busy="evprofile is online: mode, format, ev_count, backups, entries and evformat need it offline"
 expect_nlerr "online: evs fixed" EBUSY "$busy" c1 evprofile set 7 evs 64
 expect_nlerr "online: mode fixed" EBUSY "$busy" c1 evprofile set 7 mode exp
 expect_nlerr "online: format fixed" EBUSY "$busy" c1 evprofile set 7 format stev
@@ -184,6 +185,78 @@ run_rc c1 evprofile del 8
 check "evprofile del" "0" "$rc"
 expect_nlerr "deleted evprofile is gone" ENOENT "no such evprofile" c1 evprofile show 8
 
+# ---- evformat: what an EV value is, and the EV profiles that name one -------------
+
+check "no evformat yet" "[]" "$(c1 -j evformat show)"
+run_rc c1 evformat add 4
+check "evformat add with defaults" "0" "$rc"
+check "evformat defaults: one 16-bit udp field" "evformat 4 state init format udp fields 16" \
+	"$(c1 evformat show 4)"
+run_rc c1 evformat add 3 format stev fields 20,16
+check "evformat add stev 20,16" "0" "$rc"
+check "evformat stev, JSON" '{"id":3,"state":"init","format":"stev","fields":[20,16]}' \
+	"$(c1 -j evformat show 3 | jq -c '.[0]')"
+check "evformat dump in id order" "3 4" "$(c1 -j evformat show | jq -r '[.[].id] | join(" ")')"
+expect_nlerr "evformat id taken" EEXIST "an evformat with this id already exists" \
+	c1 evformat add 3
+expect_nlerr "evformat wider than its format's EV" ERANGE \
+	"the fields are wider than the format's EV" c1 evformat add 5 format stev fields 20,17
+expect_nlerr "evformat with 9 fields" EINVAL "an evformat has 1 to 8 fields" \
+	c1 evformat add 5 format srv6 fields 1,1,1,1,1,1,1,1,1
+expect_nlerr "evformat field of 0 bits" ERANGE "$policy" c1 evformat add 5 fields 0
+expect_nlerr "evformat field of 65 bits" ERANGE "$policy" c1 evformat add 5 format srv6 fields 65
+expect_nlerr "evformat add with a state" EINVAL "a new profile starts in state init" \
+	c1 evformat add 5 state online
+expect_nlerr "evformat set of a missing one" ENOENT "no such evformat" c1 evformat set 5 fields 8
+check "refused evformat requests made nothing" "3 4" \
+	"$(c1 -j evformat show | jq -r '[.[].id] | join(" ")')"
+
+expect_nlerr "evprofile naming a missing evformat" ENOENT "no such evformat" \
+	c1 evprofile add 20 evformat 99
+expect_nlerr "evprofile format against its evformat's" EINVAL \
+	"the format differs from the evformat's" c1 evprofile add 20 format udp evformat 3
+run_rc c1 evprofile add 20 mode exp evformat 3 evs 4 min-active 1 entries 1,68719476735
+check "evprofile naming evformat 3 (stev 20,16)" "0" "$rc"
+check "it took the evformat's format; human output names the evformat" \
+	"evprofile 20 state init mode exp format stev evs 4 min-active 1 backups 4 events good,assumed-bad entries 1,68719476735 evformat 3" \
+	"$(c1 evprofile show 20)"
+c1 evformat add 6 format stev fields 8,8
+expect_nlerr "entries beyond the evformat's 16 bits" ERANGE \
+	"EV entry does not fit the evformat's fields" \
+	c1 evprofile add 21 mode exp evformat 6 evs 4 entries 65536
+expect_nlerr "evprofile online before its evformat" EINVAL "evformat is not online" \
+	c1 evprofile set 20 state online
+run_rc c1 evformat set 3 state online
+check "evformat online" "0" "$rc"
+run_rc c1 evprofile set 20 state online
+check "evprofile online with its evformat online" "0" "$rc"
+expect_nlerr "fields of an online evformat" EBUSY \
+	"evformat is online: format and fields need it offline" c1 evformat set 3 fields 16,16
+expect_nlerr "evformat an online evprofile names goes offline" EBUSY \
+	"evformat is named by an online evprofile, it stays online" c1 evformat set 3 state offline
+expect_nlerr "online evformat deleted" EBUSY "evformat is online, set it offline first" \
+	c1 evformat del 3
+expect_nlerr "online evprofile names another evformat" EBUSY \
+	"evprofile is online: mode, format, ev_count, backups, entries and evformat need it offline" \
+	c1 evprofile set 20 evformat 4
+c1 evprofile set 20 state offline
+expect_nlerr "fields of an evformat an evprofile names" EBUSY \
+	"evformat is named by an evprofile: its format and fields stay" \
+	c1 evformat set 3 state offline fields 16,16
+run_rc c1 evformat set 3 state offline
+check "evformat offline once no online evprofile names it" "0" "$rc"
+expect_nlerr "evformat an evprofile names deleted" EBUSY "evformat is named by an evprofile" \
+	c1 evformat del 3
+run_rc c1 evprofile set 20 evformat none
+check "evprofile names no evformat" "0 0" "$rc $(c1 -j evprofile show 20 | jq '.[0].evformat')"
+run_rc c1 evformat del 3
+check "evformat del" "0" "$rc"
+c1 evprofile del 20
+c1 evformat del 4
+c1 evformat del 6
+check "evformats and the evprofile gone" "[] 7" \
+	"$(c1 -j evformat show) $(c1 -j evprofile show | jq -r '[.[].id] | join(" ")')"
+
 # ---- ccprofile ------------------------------------------------------------------
 
 check "no ccprofile yet" "[]" "$(c1 -j ccprofile show)"
@@ -264,7 +337,8 @@ eperm="Error: Operation not permitted (EPERM)"
 for who in nocap nobody; do
 	declare -n as=$who
 	for req in "evprofile add 20" "evprofile set 7 evs 1" "evprofile del 7" \
-		   "ccprofile add 20" "ccprofile set 4 eta 1" "ccprofile del 4"; do
+		   "ccprofile add 20" "ccprofile set 4 eta 1" "ccprofile del 4" \
+		   "evformat add 20"; do
 		# shellcheck disable=SC2086
 		run_rc ip netns exec "$H1" "${as[@]}" "$MRCCTL" $req
 		check "$who: $req refused with EPERM" "2 $eperm" "$rc $out"

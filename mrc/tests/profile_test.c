@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite "mrc-profile": the pure checks of EV and CC profiles from
- * mrc/profile.c. Defaults, range edges, explicit EV entries (width per
- * format, duplicates) and what may change while a profile is ONLINE.
+ * KUnit suite "mrc-profile": the pure checks of EV format, EV and CC
+ * profiles from mrc/profile.c. Defaults, range edges, explicit EV entries
+ * (width per format, duplicates), format profiles' fields, and what may
+ * change while a profile is ONLINE.
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
@@ -265,6 +266,58 @@ static void online_ccprof_keeps_its_algorithm_only(struct kunit *test)
 						    &extack), 0);
 }
 
+/* An EV format profile's fields: 1 to 8, 1 to 64 bits, within the format. */
+static void evfmt_fields_fit_the_format(struct kunit *test)
+{
+	struct netlink_ext_ack extack = {};
+	struct mrc_evfmt_cfg cfg;
+
+	mrc_evfmt_defaults(&cfg);
+	KUNIT_EXPECT_EQ(test, cfg.state, MRC_PROFILE_STATE_INIT);
+	KUNIT_EXPECT_EQ(test, cfg.format, MRC_EV_FORMAT_UDP);
+	KUNIT_EXPECT_EQ(test, mrc_evfmt_bits(&cfg), 16u);
+	KUNIT_EXPECT_EQ(test, mrc_evfmt_check(&cfg, &extack), 0);
+
+	cfg.width[0] = 17;
+	KUNIT_EXPECT_EQ(test, mrc_evfmt_check(&cfg, &extack), -ERANGE);
+	KUNIT_EXPECT_STREQ(test, msg(&extack),
+			   "the fields are wider than the format's EV");
+
+	cfg.format = MRC_EV_FORMAT_STEV;
+	cfg.n_fields = 2;
+	cfg.width[0] = 20;
+	cfg.width[1] = 16;
+	KUNIT_EXPECT_EQ(test, mrc_evfmt_check(&cfg, &extack), 0);
+	cfg.width[1] = 17;
+	KUNIT_EXPECT_EQ(test, mrc_evfmt_check(&cfg, &extack), -ERANGE);
+
+	cfg.format = MRC_EV_FORMAT_SRV6;
+	cfg.n_fields = 2;
+	cfg.width[0] = 64;
+	cfg.width[1] = 64;
+	KUNIT_EXPECT_EQ(test, mrc_evfmt_bits(&cfg), 128u);
+	KUNIT_EXPECT_EQ(test, mrc_evfmt_check(&cfg, &extack), 0);
+	cfg.width[1] = 65;
+	KUNIT_EXPECT_EQ(test, mrc_evfmt_check(&cfg, &extack), -ERANGE);
+	KUNIT_EXPECT_STREQ(test, msg(&extack), "a field is 1 to 64 bits wide");
+
+	cfg.n_fields = 0;
+	KUNIT_EXPECT_EQ(test, mrc_evfmt_check(&cfg, &extack), -EINVAL);
+	cfg.n_fields = MRC_EVFMT_FIELDS_MAX + 1;
+	KUNIT_EXPECT_EQ(test, mrc_evfmt_check(&cfg, &extack), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, msg(&extack), "an evformat has 1 to 8 fields");
+
+	/* Online, the format and fields stay; the state may go. */
+	KUNIT_EXPECT_EQ(test, mrc_evfmt_may_change(MRC_PROFILE_STATE_ONLINE,
+						   MRC_PROFILE_STATE_ONLINE,
+						   BIT(MRC_A_EVFMT_FIELDS),
+						   &extack), -EBUSY);
+	KUNIT_EXPECT_EQ(test, mrc_evfmt_may_change(MRC_PROFILE_STATE_ONLINE,
+						   MRC_PROFILE_STATE_OFFLINE,
+						   BIT(MRC_A_EVFMT_FIELDS),
+						   &extack), 0);
+}
+
 static void ccprof_defaults_are_documented_values(struct kunit *test)
 {
 	struct netlink_ext_ack extack = {};
@@ -371,6 +424,7 @@ static struct kunit_case mrc_profile_cases[] = {
 	KUNIT_CASE(state_can_be_set_online_or_offline_only),
 	KUNIT_CASE(online_evprof_keeps_its_shape),
 	KUNIT_CASE(online_ccprof_keeps_its_algorithm_only),
+	KUNIT_CASE(evfmt_fields_fit_the_format),
 	KUNIT_CASE(ccprof_defaults_are_documented_values),
 	KUNIT_CASE(ccprof_cross_field_rules),
 	KUNIT_CASE(ccprof_range_edges),

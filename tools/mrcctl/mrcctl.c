@@ -36,6 +36,9 @@ static void usage(FILE *f)
 	      "       mrcctl [OPTIONS] dev add NAME plane DEV [plane DEV ...] [ DEVPROF ]\n"
 	      "       mrcctl [OPTIONS] dev set NAME DEVPROF\n"
 	      "       mrcctl [OPTIONS] dev del NAME\n"
+	      "       mrcctl [OPTIONS] evformat show [ID]\n"
+	      "       mrcctl [OPTIONS] evformat { add | set } ID [ FMTPARAM VALUE ... ]\n"
+	      "       mrcctl [OPTIONS] evformat del ID\n"
 	      "       mrcctl [OPTIONS] evprofile show [ID]\n"
 	      "       mrcctl [OPTIONS] evprofile { add | set } ID [ EVPARAM VALUE ... ]\n"
 	      "       mrcctl [OPTIONS] evprofile del ID\n"
@@ -64,7 +67,9 @@ static void usage(FILE *f)
 	      "EVPARAM: state { online | offline } | mode { auto | exp | gen } |\n"
 	      "         format { udp | stev | srv6 } | evs N | min-active N |\n"
 	      "         backups N | events { EVENT[,EVENT...] | all | none } |\n"
-	      "         entries { EV[,EV...] | none }\n"
+	      "         entries { EV[,EV...] | none } | evformat { ID | none }\n"
+	      "FMTPARAM: state { online | offline } | format { udp | stev | srv6 } |\n"
+	      "         fields BITS[,BITS...]\n"
 	      "EVENT:   good | assumed-bad\n"
 	      "DEVPROF: [ evprofile { ID | none } ] [ ccprofile { ID | none } ]\n"
 	      "CCPARAM: state { online | offline } | algo nscc | base-rtt-us N |\n"
@@ -166,6 +171,7 @@ static const struct {
 } objects[] = {
 	{ "version", cmd_version },
 	{ "dev", cmd_dev },
+	{ "evformat", cmd_evformat },
 	{ "evprofile", cmd_evprofile },
 	{ "ccprofile", cmd_ccprofile },
 	{ "monitor", cmd_monitor },

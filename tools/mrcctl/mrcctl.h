@@ -51,6 +51,7 @@ int cmd_dev(struct nl *nl, int argc, char **argv);
 /* profile.c */
 int cmd_evprofile(struct nl *nl, int argc, char **argv);
 int cmd_ccprofile(struct nl *nl, int argc, char **argv);
+int cmd_evformat(struct nl *nl, int argc, char **argv);
 
 /* qp.c */
 extern const enum mnl_attr_data_type qp_types[MRC_A_QP_MAX + 1];

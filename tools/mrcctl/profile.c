@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * evprofile and ccprofile: the EV and congestion control profiles that
- * devices and QPs name by id.  One table-driven implementation serves both
- * kinds; each kind's table lists its parameters, their keywords and their
- * attributes.
+ * evformat, evprofile and ccprofile: the EV format, EV and congestion
+ * control profiles that EV profiles, devices and QPs name by id.  One
+ * table-driven implementation serves all three kinds; each kind's table
+ * lists its parameters, their keywords and their attributes.
  */
 
 #include <errno.h>
@@ -15,11 +15,12 @@
 #include "mrcctl.h"
 
 /*
- * Both kinds of profile share one shape: a nest holding an id and settings.
+ * Every kind of profile has one shape: a nest holding an id and settings.
  * A parameter maps a command-line keyword to an attribute; keywords are the
- * JSON keys with '-' for '_'.
+ * JSON keys with '-' for '_'.  P_REF is a profile id, "none" or 0 for none,
+ * shown by the human output only when set.
  */
-enum param_kind { P_U32, P_ENUM, P_EVENTS, P_ENTRIES };
+enum param_kind { P_U32, P_ENUM, P_EVENTS, P_ENTRIES, P_FIELDS, P_REF };
 
 struct param {
 	const char *key;	/* command line and human output */
@@ -59,6 +60,13 @@ static const struct param evprof_params[] = {
 	U32_PARAM("backups", "backups", MRC_A_EVPROF_BACKUPS),
 	{ "events", "events", MRC_A_EVPROF_EVENT_MASK, P_EVENTS, NULL },
 	{ "entries", "entries", MRC_A_EVPROF_ENTRIES, P_ENTRIES, NULL },
+	{ "evformat", "evformat", MRC_A_EVPROF_FMT_ID, P_REF, NULL },
+};
+
+static const struct param evfmt_params[] = {
+	ENUM_PARAM("state", "state", MRC_A_EVFMT_STATE, state_names),
+	ENUM_PARAM("format", "format", MRC_A_EVFMT_FORMAT, format_names),
+	{ "fields", "fields", MRC_A_EVFMT_FIELDS, P_FIELDS, NULL },
 };
 
 static const struct param ccprof_params[] = {
@@ -82,6 +90,13 @@ static const struct prof_kind evprof_kind = {
 	MRC_CMD_EVPROF_GET, MRC_CMD_EVPROF_DEL,
 	MRC_A_EVPROF, MRC_A_EVPROF_ID, MRC_A_EVPROF_STATE, MRC_A_EVPROF_MAX,
 	evprof_params, ARRAY_SIZE(evprof_params),
+};
+
+static const struct prof_kind evfmt_kind = {
+	"evformat", MRC_CMD_EVFMT_NEW, MRC_CMD_EVFMT_SET,
+	MRC_CMD_EVFMT_GET, MRC_CMD_EVFMT_DEL,
+	MRC_A_EVFMT, MRC_A_EVFMT_ID, MRC_A_EVFMT_STATE, MRC_A_EVFMT_MAX,
+	evfmt_params, ARRAY_SIZE(evfmt_params),
 };
 
 static const struct prof_kind ccprof_kind = {
@@ -147,6 +162,27 @@ static void put_entries(struct nlmsghdr *nlh, const char *arg)
 	mnl_attr_nest_end(nlh, nest);
 }
 
+/* A comma list of field widths; the kernel checks their number and sum. */
+static void put_fields(struct nlmsghdr *nlh, const char *arg)
+{
+	char buf[128], *tok, *save;
+	struct nlattr *nest;
+
+	if (strlen(arg) >= sizeof(buf))
+		usage_error("invalid field list", arg);
+	strcpy(buf, arg);
+	nest = mnl_attr_nest_start(nlh, MRC_A_EVFMT_FIELDS);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long w;
+
+		if (!parse_u64(tok, UCHAR_MAX, &w))
+			usage_error("invalid field width", tok);
+		mnl_attr_put_u8(nlh, MRC_A_EVFMT_FIELD, (__u8)w);
+	}
+	mnl_attr_nest_end(nlh, nest);
+}
+
 static void put_param(struct nlmsghdr *nlh, const struct param *p,
 		      const char *arg)
 {
@@ -169,6 +205,13 @@ static void put_param(struct nlmsghdr *nlh, const struct param *p,
 		break;
 	case P_ENTRIES:
 		put_entries(nlh, arg);
+		break;
+	case P_FIELDS:
+		put_fields(nlh, arg);
+		break;
+	case P_REF:
+		mnl_attr_put_u32(nlh, p->type, strcmp(arg, "none") ?
+				 parse_u32_arg("invalid profile id", arg) : 0);
 		break;
 	}
 }
@@ -275,6 +318,37 @@ static void print_events(const struct param *p, __u32 mask)
 		fputs("none", stdout);
 }
 
+static int print_fields(struct nl *nl, const struct param *p,
+			const struct nlattr *nest)
+{
+	const struct nlattr *f;
+	bool first = true;
+
+	mnl_attr_for_each_nested(f, nest) {
+		if (mnl_attr_get_type(f) != MRC_A_EVFMT_FIELD)
+			continue;
+		if (mnl_attr_validate(f, MNL_TYPE_U8) < 0)
+			return nl_fail(nl, EPROTO,
+				       "malformed attribute from the kernel");
+	}
+	if (json)
+		j_open(p->json, '[');
+	else
+		printf(" %s ", p->key);
+	mnl_attr_for_each_nested(f, nest) {
+		if (mnl_attr_get_type(f) != MRC_A_EVFMT_FIELD)
+			continue;
+		if (json)
+			j_uint(NULL, mnl_attr_get_u8(f));
+		else
+			printf("%s%u", first ? "" : ",", mnl_attr_get_u8(f));
+		first = false;
+	}
+	if (json)
+		j_close(']');
+	return 0;
+}
+
 /* Human output lists entries in EXP mode only; JSON always has the array. */
 static int print_entries(struct nl *nl, const struct param *p,
 			 const struct nlattr *nest, bool exp)
@@ -317,6 +391,7 @@ static int prof_cb(const struct nlmsghdr *nlh, void *data)
 	static const enum mnl_attr_data_type top_types[MRC_A_MAX + 1] = {
 		[MRC_A_EVPROF] = MNL_TYPE_NESTED,
 		[MRC_A_CCPROF] = MNL_TYPE_NESTED,
+		[MRC_A_EVFMT] = MNL_TYPE_NESTED,
 	};
 	enum mnl_attr_data_type types[32] = { MNL_TYPE_UNSPEC };
 	const struct nlattr *top[MRC_A_MAX + 1];
@@ -338,6 +413,7 @@ static int prof_cb(const struct nlmsghdr *nlh, void *data)
 		p = &k->params[i];
 		types[p->type] = p->kind == P_ENUM ? MNL_TYPE_U8 :
 				 p->kind == P_ENTRIES ? MNL_TYPE_NESTED :
+				 p->kind == P_FIELDS ? MNL_TYPE_NESTED :
 				 MNL_TYPE_U32;
 	}
 	if (parse_nest(ps->nl, top[k->nest], tb, k->max, types) < MNL_CB_OK)
@@ -384,6 +460,16 @@ static int prof_cb(const struct nlmsghdr *nlh, void *data)
 		case P_ENTRIES:
 			if (print_entries(ps->nl, p, a, exp) < 0)
 				return MNL_CB_ERROR;
+			break;
+		case P_FIELDS:
+			if (print_fields(ps->nl, p, a) < 0)
+				return MNL_CB_ERROR;
+			break;
+		case P_REF:
+			if (json)
+				j_uint(p->json, mnl_attr_get_u32(a));
+			else if (mnl_attr_get_u32(a))
+				printf(" %s %u", p->key, mnl_attr_get_u32(a));
 			break;
 		}
 	}
@@ -442,4 +528,9 @@ int cmd_evprofile(struct nl *nl, int argc, char **argv)
 int cmd_ccprofile(struct nl *nl, int argc, char **argv)
 {
 	return cmd_prof(nl, &ccprof_kind, argc, argv);
+}
+
+int cmd_evformat(struct nl *nl, int argc, char **argv)
+{
+	return cmd_prof(nl, &evfmt_kind, argc, argv);
 }

@@ -45,8 +45,7 @@
 
 /*
  * Numbers are ABI: new commands are only ever appended before __MRC_CMD_MAX.
- * Planned next (controller API): EV format profiles, connectionless EV
- * probes.
+ * Planned next (controller API): connectionless EV probes.
  */
 enum mrc_cmd {
 	MRC_CMD_UNSPEC,
@@ -74,6 +73,10 @@ enum mrc_cmd {
 	MRC_CMD_SRV6_DEL,
 	MRC_CMD_SRV6_GET,
 	MRC_CMD_QP_SET,
+	MRC_CMD_EVFMT_NEW,
+	MRC_CMD_EVFMT_SET,
+	MRC_CMD_EVFMT_GET,
+	MRC_CMD_EVFMT_DEL,
 
 	__MRC_CMD_MAX
 };
@@ -100,6 +103,7 @@ enum mrc_attr {
 	MRC_A_PROBE_TIMEOUT_MS,	/* u32 */
 	MRC_A_PROBE_RTT_NS,	/* u64 */
 	MRC_A_SRV6,		/* nest of enum mrc_srv6_attr */
+	MRC_A_EVFMT,		/* nest of enum mrc_evfmt_attr */
 
 	__MRC_A_MAX
 };
@@ -194,6 +198,7 @@ enum mrc_evprof_attr {
 	MRC_A_EVPROF_BACKUPS,		/* u32, per plane */
 	MRC_A_EVPROF_EVENT_MASK,	/* u32, MRC_EV_EVENT_* */
 	MRC_A_EVPROF_ENTRIES,		/* nest of MRC_A_EV_ENTRY */
+	MRC_A_EVPROF_FMT_ID,		/* u32, EV format profile, 0: none */
 
 	__MRC_A_EVPROF_MAX
 };
@@ -220,6 +225,33 @@ enum mrc_ev_entries_attr {
 #define MRC_EV_EVENT_ASSUMED_BAD	(1U << MRC_EV_STATE_ASSUMED_BAD)
 #define MRC_EV_EVENTS_ALL		(MRC_EV_EVENT_GOOD | \
 					 MRC_EV_EVENT_ASSUMED_BAD)
+
+/* Fields of an EV format profile at most; bits of one field at most. */
+#define MRC_EVFMT_FIELDS_MAX		8
+#define MRC_EVFMT_FIELD_BITS_MAX	64
+
+/* Attributes inside MRC_A_EVFMT: an EV format profile. */
+enum mrc_evfmt_attr {
+	MRC_A_EVFMT_UNSPEC,
+	MRC_A_EVFMT_ID,			/* u32 */
+	MRC_A_EVFMT_STATE,		/* u8, enum mrc_profile_state */
+	MRC_A_EVFMT_FORMAT,		/* u8, enum mrc_ev_format */
+	MRC_A_EVFMT_FIELDS,		/* nest of MRC_A_EVFMT_FIELD */
+
+	__MRC_A_EVFMT_MAX
+};
+
+#define MRC_A_EVFMT_MAX (__MRC_A_EVFMT_MAX - 1)
+
+/* Attributes inside MRC_A_EVFMT_FIELDS, in field order. */
+enum mrc_evfmt_fields_attr {
+	MRC_A_EVFMT_FIELDS_UNSPEC,
+	MRC_A_EVFMT_FIELD,		/* u8, the field's width in bits */
+
+	__MRC_A_EVFMT_FIELDS_MAX
+};
+
+#define MRC_A_EVFMT_FIELDS_MAX (__MRC_A_EVFMT_FIELDS_MAX - 1)
 
 /* Attributes inside MRC_A_CCPROF. */
 enum mrc_ccprof_attr {
