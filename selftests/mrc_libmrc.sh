@@ -8,9 +8,11 @@
 #   device joined by loopback, MRC attributes set on each transition and read
 #   back, a WRITE_IMM whose data is checked, every refusal's errno;
 # - the controller group as root (mrc_api_test ctl): a port taken down through
-#   the API is down in mrcctl's view too, then up again;
+#   the API is down in mrcctl's view too, then up again; a format, an explicit EV
+#   and an NSCC profile made through the API read back the same through mrcctl;
 # - ownership: a QP's owner sets its MRC attributes without CAP_NET_ADMIN,
 #   another user gets EPERM and changes nothing;
+# - our example, a WRITE_IMM ping-pong through the API, its data checked;
 # - the OCP repository's own programs, compiled unmodified against our headers
 #   and library: its test, and its benchmark in both directions with its data
 #   validation passing at every message size.
@@ -23,7 +25,8 @@ mrc_require_root
 mrc_require_mrcctl
 mrc_require_setpriv
 mrc_require_cmds jq
-for p in "$LIB/tests/layout" "$API" "$OCP/benchmark/mrc_example" "$OCP/test/mrc_test"; do
+for p in "$LIB/tests/layout" "$API" "$LIB/examples/mrc_pingpong" "$OCP/benchmark/mrc_example" \
+	"$OCP/test/mrc_test"; do
 	[ -x "$p" ] || mrc_skip "$p not built (make tools)"
 done
 # Another ordinary user than nobody, for the QP nobody owns.
@@ -64,9 +67,19 @@ echo >&9
 exec 9>&-
 wait "$ctl_pid"
 check "ctl group: exit status" "0" "$?"
-tap_ok "ctl group" "$(cat "$d/ctl")" 39
+tap_ok "ctl group" "$(cat "$d/ctl")" 64
 check "ctl: mrcctl sees plane 7 admin up again" "up" \
 	"$("$MRCCTL" -n "$H2" -j dev show "$MRC_DEV2" | jq -r '.[0].planes[7].admin')"
+# The profiles the controller group made through the API, as mrcctl shows them.
+c2() { "$MRCCTL" -n "$H2" "$@"; }
+check "ctl: mrcctl shows the API's format profile" \
+	'{"id":13,"state":"online","format":"stev","fields":[16,16]}' \
+	"$(c2 -j evformat show 13 | jq -c '.[0]')"
+check "ctl: mrcctl shows the API's EV profile, EV 5 replaced" \
+	"evprofile 1 state online mode exp format stev evs 8 min-active 2 backups 4 events good,assumed-bad entries 0,65537,131074,196611,262148,153,393222,458759 evformat 13" \
+	"$(c2 evprofile show 1)"
+check "ctl: mrcctl shows the API's CC profile (30.5 us kept as 31)" "online 20 31 120 800 500" \
+	"$(c2 -j ccprofile show 2 | jq -r '.[0] | "\(.state) \(.base_rtt_us) \(.target_delay_us) \(.qa_threshold_us) \(.gamma) \(.max_md_jump)"')"
 
 # ---- ownership ---------------------------------------------------------------------
 ip netns exec "$H2" "${nobody[@]}" "$API" hold "$MRC_DEV2" <"$d/in" >"$d/hold" 2>&1 &
@@ -118,6 +131,19 @@ ocp_bench()
 	check "OCP benchmark $what: client completed" "1" \
 		"$(grep -c 'MRC example completed successfully' <<<"$out")"
 }
+# ---- our example: a WRITE_IMM ping-pong through the API ----------------------------
+ip netns exec "$H1" "$LIB/examples/mrc_pingpong" -d "$MRC_DEV1" -g "$MRC_GID1" -n 50 \
+	-s 65536 -p 18520 >"$d/pp" 2>&1 &
+pp_pid=$!
+wait_port "$pp_pid" 18520
+run_rc ip netns exec "$H2" "$LIB/examples/mrc_pingpong" -d "$MRC_DEV2" -g "$MRC_GID2" \
+	-n 50 -s 65536 -p 18520 10.0.0.1
+check "ping-pong client: 50 round trips of 64 KiB, every byte and immediate right" \
+	"0 50 round trips of 65536 bytes 0 bad" "$rc $(sed 's/, [0-9.]* us each,//' <<<"$out")"
+wait "$pp_pid"
+check "ping-pong server: exit status and the same" "0 50 round trips of 65536 bytes 0 bad" \
+	"$? $(sed 's/, [0-9.]* us each,//' "$d/pp")"
+
 ocp_bench "$H1" "$MRC_DEV1" "$MRC_GID1" 10.0.0.1 "$H2" "$MRC_DEV2" "$MRC_GID2"
 ocp_bench "$H2" "$MRC_DEV2" "$MRC_GID2" 10.0.0.2 "$H1" "$MRC_DEV1" "$MRC_GID1"
 

@@ -40,7 +40,7 @@ report=$("${cp[@]}" -f "${rest[@]}" 2>&1) || true
 report+=$("${cp[@]}" --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON,NEW_TYPEDEFS \
 	-f mrc/compat.h 2>&1) || true
 report+=$("${cp[@]}" --ignore USE_NEGATIVE_ERRNO,CONSTANT_COMPARISON,NEW_TYPEDEFS \
-	-f $lib/*.[ch] $lib/include/*.h $lib/tests/mrc_api_test.c 2>&1) || true
+	-f $lib/*.[ch] $lib/include/*.h $lib/tests/mrc_api_test.c $lib/examples/*.c 2>&1) || true
 report+=$("${cp[@]}" --ignore LONG_LINE,COMPLEX_MACRO,SPACING,PREFER_DEFINED_ATTRIBUTE_MACRO \
 	--ignore MACRO_ARG_PRECEDENCE,ARRAY_SIZE -f $lib/tests/layout.c 2>&1) || true
 if [ -n "$report" ]; then

@@ -28,20 +28,31 @@ int mrc_fail(int err)
 	return -1;
 }
 
+/* Both halves' version queries: each pointer may be NULL. */
+void mrc_put_versions(const uint32_t v[4], uint32_t *cur, uint32_t *last,
+		      uint32_t *vcur, uint32_t *vlast)
+{
+	uint32_t *out[4] = { cur, last, vcur, vlast };
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (out[i])
+			*out[i] = v[i];
+}
+
 MRC_EXPORT void mrc_query_version(uint32_t *current_version,
 				  uint32_t *last_supported_version,
 				  uint32_t *vendor_version,
 				  uint32_t *last_supported_vendor_version)
 {
-	if (current_version)
-		*current_version = MRC_API_CURRENT_VERSION;
-	if (last_supported_version)
-		*last_supported_version = MRC_API_LAST_SUPPORTED_VERSION;
-	if (vendor_version)
-		*vendor_version = MRC_VENDOR_API_CURRENT_VERSION;
-	if (last_supported_vendor_version)
-		*last_supported_vendor_version =
-			MRC_VENDOR_API_LAST_SUPPORTED_VERSION;
+	static const uint32_t v[4] = {
+		MRC_API_CURRENT_VERSION, MRC_API_LAST_SUPPORTED_VERSION,
+		MRC_VENDOR_API_CURRENT_VERSION,
+		MRC_VENDOR_API_LAST_SUPPORTED_VERSION,
+	};
+
+	mrc_put_versions(v, current_version, last_supported_version,
+			 vendor_version, last_supported_vendor_version);
 }
 
 struct mrc_dev_info_arg {

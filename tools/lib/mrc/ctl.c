@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The controller half: the device's controller attributes and its ports
- * (mrc's planes, port N being plane N - 1).  EV format, EV and CC profiles,
- * EV events and endpoint operations answer EOPNOTSUPP until their kernel
- * backing lands (Documentation/libmrc.md lists each and why).
+ * (mrc's planes, port N being plane N - 1); profiles are ctl_profile.c's.
+ * EV event queues and endpoint operations answer EOPNOTSUPP until their
+ * kernel backing lands (Documentation/libmrc.md lists each and why).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,15 +18,14 @@ MRC_EXPORT void mrc_ctl_query_version(uint32_t *current_version,
 				      uint32_t *vendor_version,
 				      uint32_t *last_supported_vendor_version)
 {
-	if (current_version)
-		*current_version = MRC_CTL_API_CURRENT_VERSION;
-	if (last_supported_version)
-		*last_supported_version = MRC_CTL_API_LAST_SUPPORTED_VERSION;
-	if (vendor_version)
-		*vendor_version = MRC_CTL_VENDOR_API_CURRENT_VERSION;
-	if (last_supported_vendor_version)
-		*last_supported_vendor_version =
-			MRC_CTL_VENDOR_API_LAST_SUPPORTED_VERSION;
+	static const uint32_t v[4] = {
+		MRC_CTL_API_CURRENT_VERSION, MRC_CTL_API_LAST_SUPPORTED_VERSION,
+		MRC_CTL_VENDOR_API_CURRENT_VERSION,
+		MRC_CTL_VENDOR_API_LAST_SUPPORTED_VERSION,
+	};
+
+	mrc_put_versions(v, current_version, last_supported_version,
+			 vendor_version, last_supported_vendor_version);
 }
 
 static int mrc_ctl_query(struct ibv_context *context, struct mrc_nl *nl,
@@ -48,7 +47,7 @@ static int mrc_ctl_query(struct ibv_context *context, struct mrc_nl *nl,
 	if (supported)
 		*supported = 1;
 	a->mrc_ctl_protocol_version = MRC_CTL_PROTOCOL_VERSION_1;
-	a->ev.ev_max_fmt_profiles = 0;
+	a->ev.ev_max_fmt_profiles = MRC_PROFILE_ID_MAX;
 	a->ev.ev_max_profiles = MRC_PROFILE_ID_MAX;
 	a->ev.ev_max_count = MRC_MAX_EVS;
 	a->ev.ev_free_count = MRC_MAX_EVS;
@@ -165,62 +164,6 @@ MRC_EXPORT int mrc_ctl_modify_port(struct mrc_context *context,
 }
 
 /* ---- not backed yet: EOPNOTSUPP, as Documentation/libmrc.md says ------- */
-
-MRC_EXPORT int
-mrc_ctl_modify_ev_fmt_profile(struct mrc_context *mrc_ctx,
-			      uint64_t ev_fmt_profile_id,
-			      struct mrc_ctl_ev_fmt_profile_attr *attr,
-			      int attr_mask)
-{
-	(void)mrc_ctx; (void)ev_fmt_profile_id; (void)attr; (void)attr_mask;
-	return mrc_fail(EOPNOTSUPP);
-}
-
-MRC_EXPORT int
-mrc_ctl_query_ev_fmt_profile(struct mrc_context *mrc_ctx,
-			     uint64_t ev_fmt_profile_id,
-			     struct mrc_ctl_ev_fmt_profile_attr *attr,
-			     int attr_mask)
-{
-	(void)mrc_ctx; (void)ev_fmt_profile_id; (void)attr; (void)attr_mask;
-	return mrc_fail(EOPNOTSUPP);
-}
-
-MRC_EXPORT int mrc_ctl_modify_ev_profile(struct mrc_context *mrc_ctx,
-					 uint64_t ev_profile_id,
-					 struct mrc_ctl_ev_profile_attr *attr,
-					 int attr_mask)
-{
-	(void)mrc_ctx; (void)ev_profile_id; (void)attr; (void)attr_mask;
-	return mrc_fail(EOPNOTSUPP);
-}
-
-MRC_EXPORT int mrc_ctl_query_ev_profile(struct mrc_context *mrc_ctx,
-					uint64_t ev_profile_id,
-					struct mrc_ctl_ev_profile_attr *attr,
-					int attr_mask)
-{
-	(void)mrc_ctx; (void)ev_profile_id; (void)attr; (void)attr_mask;
-	return mrc_fail(EOPNOTSUPP);
-}
-
-MRC_EXPORT int mrc_ctl_modify_cc_profile(struct mrc_context *mrc_ctx,
-					 uint64_t cc_profile_id,
-					 struct mrc_ctl_cc_profile_attr *attr,
-					 int attr_mask)
-{
-	(void)mrc_ctx; (void)cc_profile_id; (void)attr; (void)attr_mask;
-	return mrc_fail(EOPNOTSUPP);
-}
-
-MRC_EXPORT int mrc_ctl_query_cc_profile(struct mrc_context *mrc_ctx,
-					uint64_t cc_profile_id,
-					struct mrc_ctl_cc_profile_attr *attr,
-					int attr_mask)
-{
-	(void)mrc_ctx; (void)cc_profile_id; (void)attr; (void)attr_mask;
-	return mrc_fail(EOPNOTSUPP);
-}
 
 MRC_EXPORT struct mrc_cq *
 mrc_ctl_create_ev_event_cq(struct mrc_context *mrc_ctx, int cqe,

@@ -36,6 +36,8 @@ int mrc_nl_open(struct mrc_nl *nl);
 void mrc_nl_close(struct mrc_nl *nl);
 /* A request of @cmd on @nl->buf, under @nl->lock (mrc_nl_talk() drops it). */
 struct nlmsghdr *mrc_nl_msg(struct mrc_nl *nl, uint8_t cmd);
+/* Drops a request built by mrc_nl_msg() without sending it. */
+void mrc_nl_cancel(struct mrc_nl *nl);
 /* Sends it, hands each answer to @cb; returns 0 or a positive errno. */
 int mrc_nl_talk(struct mrc_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 		void *data);
@@ -91,6 +93,8 @@ struct mrc_dev_info {
 
 int mrc_dev_info(struct mrc_nl *nl, const char *name,
 		 struct mrc_dev_info *info);
+void mrc_put_versions(const uint32_t v[4], uint32_t *cur, uint32_t *last,
+		      uint32_t *vcur, uint32_t *vlast);
 void mrc_ctx_get(struct mrc_context *ctx);
 void mrc_ctx_put(struct mrc_context *ctx);
 /*

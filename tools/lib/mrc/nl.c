@@ -127,6 +127,11 @@ static int mrc_nl_recv(struct mrc_nl *nl, unsigned int seq, mnl_cb_t cb,
 	}
 }
 
+void mrc_nl_cancel(struct mrc_nl *nl)
+{
+	pthread_mutex_unlock(&nl->lock);
+}
+
 int mrc_nl_talk(struct mrc_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 		void *data)
 {

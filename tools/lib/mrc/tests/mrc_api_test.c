@@ -8,8 +8,9 @@
  *                               loopback: MRC attributes on each transition,
  *                               a WRITE_IMM whose data is checked), posts
  *   mrc_api_test ctl DEV        controller device query, ports (DEV's
- *                               last port taken down and back), the parts
- *                               not backed yet (EOPNOTSUPP)
+ *                               last port taken down and back), format, EV
+ *                               and CC profiles, the parts not backed yet
+ *                               (EOPNOTSUPP)
  *   mrc_api_test hold DEV       a QP whose MRC attributes its owner sets;
  *                               prints "qpn N", holds it until stdin closes
  */
@@ -341,14 +342,192 @@ static void app(const char *name, int gidx)
 	ibv_close_device(vctx);
 }
 
+/* A host integer as an EV value, as the OCP examples write one. */
+static struct mrc_ctl_ev ev_of(uint32_t v)
+{
+	struct mrc_ctl_ev ev;
+
+	memset(&ev, 0, sizeof(ev));
+	memcpy(ev.val, &v, sizeof(v));
+	ev.port = 1;
+	return ev;
+}
+
+/*
+ * Profiles through the API, as the OCP examples make them: an STEV format
+ * profile of two 16-bit fields (13), an explicit EV profile of 8 EVs that
+ * names it (1), filled by REPLACE_EV, and an NSCC profile (2).  They stay
+ * for mrc_libmrc.sh to read back through mrcctl.
+ */
+static void profiles(struct mrc_context *ctx)
+{
+	struct mrc_ctl_ev_fmt_field fields[2] = { { 16 }, { 16 } }, got[2];
+	struct mrc_ctl_ev_fmt_profile_attr fa = {};
+	struct mrc_ctl_ev_profile_attr ea = {};
+	struct mrc_ctl_ev_op_entry op = {}, q[10];
+	struct mrc_ctl_cc_nscc_cfg nscc = {
+		.base_rtt = 20000, .target_delay = 30500,
+		.qa_threshold = 120000, .max_cwnd = 1048576, .gamma = 0.8f,
+		.max_md_jump = 0.5f, .eta = 512, .fi = 4096,
+	}, back;
+	struct mrc_ctl_cc_profile_attr ca = {};
+	uint32_t i;
+	int bad;
+
+	fa.profile_state = MRC_CTL_PROFILE_OFFLINE;
+	fa.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_STEV;
+	fa.ev_fmt_op.op = MRC_CTL_EV_FMT_OP_MODIFY_FIELDS;
+	fa.ev_fmt_op.fmt_fields = fields;
+	fa.ev_fmt_op.fmt_field_count = 2;
+	EQ("fmt profile 13: new, offline, stev 16+16",
+	   mrc_ctl_modify_ev_fmt_profile(ctx, 13, &fa,
+					 MRC_CTL_EV_FMT_PROFILE_STATE |
+					 MRC_CTL_EV_FMT_PROFILE_MODE |
+					 MRC_CTL_EV_FMT_PROFILE_OP), 0);
+	fa.profile_state = MRC_CTL_PROFILE_ONLINE;
+	EQ("fmt profile 13: online",
+	   mrc_ctl_modify_ev_fmt_profile(ctx, 13, &fa,
+					 MRC_CTL_EV_FMT_PROFILE_STATE), 0);
+	memset(&fa, 0, sizeof(fa));
+	fa.ev_fmt_op.op = MRC_CTL_EV_FMT_OP_QUERY_FIELDS;
+	fa.ev_fmt_op.fmt_fields = got;
+	fa.ev_fmt_op.fmt_field_count = 1;
+	FAILS("query fmt 13 with room for one field",
+	      mrc_ctl_query_ev_fmt_profile(ctx, 13, &fa,
+					   MRC_CTL_EV_FMT_PROFILE_OP),
+	      -1, ENOSPC);
+	EQ("... says how many there are", fa.ev_fmt_op.fmt_field_count, 2);
+	EQ("query fmt 13",
+	   mrc_ctl_query_ev_fmt_profile(ctx, 13, &fa,
+					MRC_CTL_EV_FMT_PROFILE_CUR_STATE |
+					MRC_CTL_EV_FMT_PROFILE_MODE |
+					MRC_CTL_EV_FMT_PROFILE_OP), 0);
+	EQ("fmt 13: online, stev, fields 16,16",
+	   fa.cur_profile_state == MRC_CTL_PROFILE_ONLINE &&
+	   fa.ev_fmt_mode == MRC_CTL_EV_FMT_MODE_STEV &&
+	   fa.ev_fmt_op.fmt_field_count == 2 && got[0].width == 16 &&
+	   got[1].width == 16, 1);
+	fa.ev_fmt_op.op = MRC_CTL_EV_FMT_OP_MODIFY_FIELDS;
+	fa.ev_fmt_op.fmt_fields = fields;
+	FAILS("fields of an online fmt profile",
+	      mrc_ctl_modify_ev_fmt_profile(ctx, 13, &fa,
+					    MRC_CTL_EV_FMT_PROFILE_OP),
+	      -1, EBUSY);
+
+	ea.profile_state = MRC_CTL_PROFILE_OFFLINE;
+	ea.ev_mode = MRC_CTL_EV_MODE_EXP;
+	ea.ev_fmt_profile_id = 13;
+	ea.ev_count = 8;
+	ea.ev_min_active = 2;
+	ea.ev_event_mask = MRC_CTL_EV_GOOD | MRC_CTL_EV_ASSUMED_BAD;
+	EQ("EV profile 1: new, offline, exp, fmt 13, 8 EVs",
+	   mrc_ctl_modify_ev_profile(ctx, 1, &ea, MRC_CTL_EV_PROFILE_STATE |
+				     MRC_CTL_EV_PROFILE_MODE |
+				     MRC_CTL_EV_PROFILE_FMT_ID |
+				     MRC_CTL_EV_PROFILE_COUNT |
+				     MRC_CTL_EV_PROFILE_MIN_ACTIVE |
+				     MRC_CTL_EV_PROFILE_EVENT_MASK), 0);
+	memset(&ea, 0, sizeof(ea));
+	ea.ev_op.op = MRC_CTL_EV_OP_REPLACE_EV;
+	ea.ev_op.entries = &op;
+	ea.ev_op.entry_count = 1;
+	for (i = 0, bad = 0; i < 8; i++) {
+		op.ev = MRC_CTL_EV_UNPOPULATED;
+		op.ev_new = ev_of(i << 16 | i);
+		bad += !!mrc_ctl_modify_ev_profile(ctx, 1, &ea,
+						   MRC_CTL_EV_PROFILE_EV_OP);
+	}
+	EQ("EV profile 1: 8 EVs filled one REPLACE_EV each", bad, 0);
+	op.ev_new = ev_of(8 << 16 | 8);
+	FAILS("a ninth EV", mrc_ctl_modify_ev_profile(ctx, 1, &ea,
+						      MRC_CTL_EV_PROFILE_EV_OP),
+	      -1, ENOSPC);
+	op.ev = ev_of(5 << 16 | 5);
+	op.ev_new = ev_of(0x99);
+	EQ("REPLACE_EV of EV 5",
+	   mrc_ctl_modify_ev_profile(ctx, 1, &ea, MRC_CTL_EV_PROFILE_EV_OP), 0);
+	op.ev = ev_of(0x12345);
+	FAILS("REPLACE_EV of an EV not there",
+	      mrc_ctl_modify_ev_profile(ctx, 1, &ea, MRC_CTL_EV_PROFILE_EV_OP),
+	      -1, ENOENT);
+	ea.ev_op.op = MRC_CTL_EV_OP_MODIFY_EV_STATE;
+	FAILS("MODIFY_EV_STATE (profile-wide EV states)",
+	      mrc_ctl_modify_ev_profile(ctx, 1, &ea, MRC_CTL_EV_PROFILE_EV_OP),
+	      -1, EOPNOTSUPP);
+	ea.ev_mode = MRC_CTL_EV_MODE_GEN;
+	FAILS("GEN mode", mrc_ctl_modify_ev_profile(ctx, 1, &ea,
+						    MRC_CTL_EV_PROFILE_MODE),
+	      -1, EOPNOTSUPP);
+	ea.profile_state = MRC_CTL_PROFILE_ONLINE;
+	EQ("EV profile 1: online",
+	   mrc_ctl_modify_ev_profile(ctx, 1, &ea, MRC_CTL_EV_PROFILE_STATE), 0);
+
+	memset(&ea, 0, sizeof(ea));
+	ea.ev_op.op = MRC_CTL_EV_OP_QUERY_EV_ARRAY;
+	ea.ev_op.entries = q;
+	ea.ev_op.entry_count = 10;
+	EQ("query EV profile 1",
+	   mrc_ctl_query_ev_profile(ctx, 1, &ea, MRC_CTL_EV_PROFILE_CUR_STATE |
+				    MRC_CTL_EV_PROFILE_MODE |
+				    MRC_CTL_EV_PROFILE_FMT_ID |
+				    MRC_CTL_EV_PROFILE_COUNT |
+				    MRC_CTL_EV_PROFILE_MIN_ACTIVE |
+				    MRC_CTL_EV_PROFILE_EVENT_MASK |
+				    MRC_CTL_EV_PROFILE_EV_OP), 0);
+	EQ("EV profile 1: online, exp, fmt 13, 8 EVs, floor 2, both events",
+	   ea.cur_profile_state == MRC_CTL_PROFILE_ONLINE &&
+	   ea.ev_mode == MRC_CTL_EV_MODE_EXP && ea.ev_fmt_profile_id == 13 &&
+	   ea.ev_count == 8 && ea.ev_min_active == 2 &&
+	   ea.ev_event_mask == (MRC_CTL_EV_GOOD | MRC_CTL_EV_ASSUMED_BAD), 1);
+	EQ("EV profile 1: its array holds 8", ea.ev_op.entry_count, 8);
+	for (i = 0, bad = 0; i < 8; i++) {
+		struct mrc_ctl_ev want = ev_of(i == 5 ? 0x99 : i << 16 | i);
+
+		bad += memcmp(q[i].ev.val, want.val, sizeof(want.val)) != 0;
+	}
+	EQ("EV profile 1: the EVs as written, EV 5 replaced", bad, 0);
+	ea.ev_op.op = MRC_CTL_EV_OP_QUERY_EV_STATE;
+	FAILS("QUERY_EV_STATE (profile-wide EV states)",
+	      mrc_ctl_query_ev_profile(ctx, 1, &ea, MRC_CTL_EV_PROFILE_EV_OP),
+	      -1, EOPNOTSUPP);
+
+	ca.profile_state = MRC_CTL_PROFILE_ONLINE;
+	ca.algorithm = "uet-1.0-nscc";
+	ca.cc_config = &nscc;
+	EQ("CC profile 2: new, nscc, online",
+	   mrc_ctl_modify_cc_profile(ctx, 2, &ca, MRC_CTL_CC_PROFILE_STATE |
+				     MRC_CTL_CC_PROFILE_ALGORITHM |
+				     MRC_CTL_CC_PROFILE_CONFIG), 0);
+	memset(&ca, 0, sizeof(ca));
+	ca.cc_config = &back;
+	EQ("query CC profile 2",
+	   mrc_ctl_query_cc_profile(ctx, 2, &ca, MRC_CTL_CC_PROFILE_CUR_STATE |
+				    MRC_CTL_CC_PROFILE_ALGORITHM |
+				    MRC_CTL_CC_PROFILE_CONFIG), 0);
+	EQ("CC profile 2: online, nscc", ca.cur_profile_state ==
+	   MRC_CTL_PROFILE_ONLINE && !strcmp(ca.algorithm, "uet-1.0-nscc"), 1);
+	EQ("CC profile 2: base RTT 20 us", back.base_rtt, 20000);
+	EQ("CC profile 2: target 30.5 us kept as 31 us", back.target_delay,
+	   31000);
+	EQ("CC profile 2: gamma 0.8, eta 512, fi 4096",
+	   back.gamma == 0.8f && back.eta == 512.0f && back.fi == 4096.0f, 1);
+	ca.algorithm = NULL;
+	FAILS("CC profile without an algorithm",
+	      mrc_ctl_modify_cc_profile(ctx, 2, &ca,
+					MRC_CTL_CC_PROFILE_ALGORITHM),
+	      -1, EOPNOTSUPP);
+	nscc.gamma = 1.5f;
+	ca.cc_config = &nscc;
+	FAILS("CC profile with gamma 1.5",
+	      mrc_ctl_modify_cc_profile(ctx, 2, &ca, MRC_CTL_CC_PROFILE_CONFIG),
+	      -1, EINVAL);
+}
+
 static void ctl(const char *name)
 {
 	struct ibv_context *vctx = open_dev(name);
 	struct mrc_ctl_device_attr da;
 	struct mrc_ctl_port_attr pa = {};
-	struct mrc_ctl_ev_profile_attr ea = {};
-	struct mrc_ctl_cc_profile_attr cca = {};
-	struct mrc_ctl_ev_fmt_profile_attr fa = {};
 	struct mrc_ctl_ev_event ev;
 	struct mrc_context *ctx;
 	uint32_t cur;
@@ -404,24 +583,7 @@ static void ctl(const char *name)
 	FAILS("modify_port to state 7", mrc_ctl_modify_port(ctx, 1, &pa,
 							    MRC_CTL_PORT_ADMIN_STATE), -1, EINVAL);
 
-	FAILS("modify_ev_fmt_profile",
-	      mrc_ctl_modify_ev_fmt_profile(ctx, 1, &fa, MRC_CTL_EV_FMT_PROFILE_MODE),
-	      -1, EOPNOTSUPP);
-	FAILS("query_ev_fmt_profile",
-	      mrc_ctl_query_ev_fmt_profile(ctx, 1, &fa, MRC_CTL_EV_FMT_PROFILE_MODE),
-	      -1, EOPNOTSUPP);
-	FAILS("modify_ev_profile",
-	      mrc_ctl_modify_ev_profile(ctx, 1, &ea, MRC_CTL_EV_PROFILE_MODE),
-	      -1, EOPNOTSUPP);
-	FAILS("query_ev_profile",
-	      mrc_ctl_query_ev_profile(ctx, 1, &ea, MRC_CTL_EV_PROFILE_MODE),
-	      -1, EOPNOTSUPP);
-	FAILS("modify_cc_profile",
-	      mrc_ctl_modify_cc_profile(ctx, 1, &cca, MRC_CTL_CC_PROFILE_STATE),
-	      -1, EOPNOTSUPP);
-	FAILS("query_cc_profile",
-	      mrc_ctl_query_cc_profile(ctx, 1, &cca, MRC_CTL_CC_PROFILE_STATE),
-	      -1, EOPNOTSUPP);
+	profiles(ctx);
 	errno = 0;
 	EQ("create_ev_event_cq fails", mrc_ctl_create_ev_event_cq(ctx, 16, NULL,
 								  NULL, 0) == NULL, 1);
