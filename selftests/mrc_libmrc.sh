@@ -96,10 +96,18 @@ check "another user: qp set on nobody's QP refused" \
 run_rc ip netns exec "$H2" "${nobody[@]}" "$MRCCTL" qp set dev "$MRC_DEV2" qpn "$qpn" mpr 2
 check "nobody: qp set on its own QP without CAP_NET_ADMIN" "0" "$rc"
 check "the refused request changed nothing, the owner's did" "2 16" "$(attrs)"
+# RDMA device names are global: from H1, whose devices are others, nobody still
+# finds H2's device by its name (rdma's shared netns mode) and sets its own QP.
+run_rc ip netns exec "$H1" "${nobody[@]}" "$MRCCTL" qp set dev "$MRC_DEV2" qpn "$qpn" \
+	timeout 15
+check "nobody from another namespace: qp set by the device's global name" "0" "$rc"
+check "... and qp show from there sees it" "2 15" \
+	"$(ip netns exec "$H1" "$MRCCTL" -j qp show dev "$MRC_DEV2" qpn "$qpn" |
+		jq -r '.[0] | "\(.mpr) \(.timeout)"')"
 exec 9>&-
 wait "$hold_pid"
 check "hold: exit status" "0" "$?"
-check "hold: the library reads back what mrcctl set" "mpr 2 timeout 16" \
+check "hold: the library reads back what mrcctl set" "mpr 2 timeout 15" \
 	"$(grep '^mpr ' "$d/hold")"
 
 # ---- the OCP repository's programs ---------------------------------------------------
