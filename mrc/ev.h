@@ -223,6 +223,8 @@ struct mrc_path {
  * @format: enum mrc_ev_format of the EV profile: STEV puts each EV's flow
  *	label in the outer IPv6 header.  Set just before the paths it applies
  *	to are installed; the TX path reads it unlocked, as it reads @path
+ * @evprof_id: the EV profile the set was built from (the QP's own or its
+ *	device's), 0 for none: what its EV events name
  * @order: rotation order, a permutation of [0, @n)
  * @ev: the active set
  * @backup: spare entropies per plane, taken when a slot is retired
@@ -257,6 +259,7 @@ struct mrc_evset {
 	u8 max_backup;
 	u32 event_mask;
 	u8 format;
+	u32 evprof_id;
 	u16 order[MRC_EV_MAX];
 	struct mrc_ev ev[MRC_EV_MAX];
 	u16 backup[MRC_MAX_PLANES][MRC_MAX_BACKUPS];

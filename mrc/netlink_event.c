@@ -41,13 +41,21 @@ void mrc_event_ev(struct mrc_qp *qp, const struct mrc_ev *ev)
 	struct mrc_ev_note *note;
 
 	/* The EV profile's mask; MRC_EV_EVENT_* bits are by target state. */
-	if (!mrc_event_wanted(qp) || n->len == MRC_EV_NOTES ||
-	    !(qp->evs->event_mask & BIT(ev->state)))
+	if (!mrc_event_wanted(qp) || !(qp->evs->event_mask & BIT(ev->state)))
 		return;
+	/* Lost, but counted: the next event says so (OCP's drop_count). */
+	if (n->len == MRC_EV_NOTES) {
+		if (n->dropped < U16_MAX)
+			n->dropped++;
+		return;
+	}
 	note = &n->ev[(n->head + n->len) % MRC_EV_NOTES];
 	note->value = ev->value;
 	note->state = ev->state;
 	note->stev = qp->evs->format == MRC_EV_FORMAT_STEV;
+	note->evprof_id = qp->evs->evprof_id;
+	note->dropped = n->dropped;
+	n->dropped = 0;
 	n->len++;
 	queue_work(system_unbound_wq, &n->work);
 }
@@ -73,8 +81,8 @@ static size_t mrc_event_ev_size(void)
 {
 	return nla_total_size(IFNAMSIZ) +		/* MRC_A_DEV_NAME */
 	       3 * nla_total_size(0) +			/* QP, EVS, EV */
-	       nla_total_size(sizeof(u32)) +		/* MRC_A_QP_NUM */
-	       5 * nla_total_size(sizeof(u32)) +	/* slot .. entropy, label */
+	       2 * nla_total_size(sizeof(u32)) +	/* QP_NUM, EVPROF_ID */
+	       6 * nla_total_size(sizeof(u32)) +	/* slot .. label, dropped */
 	       nla_total_size(sizeof(u8));		/* MRC_A_EV_STATE */
 }
 
@@ -94,7 +102,8 @@ static void mrc_event_send_ev(struct mrc_qp *qp,
 	if (!hdr || nla_put_string(msg, MRC_A_DEV_NAME, mdev->name))
 		goto free;
 	nqp = nla_nest_start(msg, MRC_A_QP);
-	if (!nqp || nla_put_u32(msg, MRC_A_QP_NUM, qp->ibqp.qp_num))
+	if (!nqp || nla_put_u32(msg, MRC_A_QP_NUM, qp->ibqp.qp_num) ||
+	    nla_put_u32(msg, MRC_A_QP_EVPROF_ID, note->evprof_id))
 		goto free;
 	evs = nla_nest_start(msg, MRC_A_QP_EVS);
 	if (!evs)
@@ -107,7 +116,9 @@ static void mrc_event_send_ev(struct mrc_qp *qp,
 	    nla_put_u32(msg, MRC_A_EV_ENTROPY, 0xc000 | mrc_ev_entropy(v)) ||
 	    nla_put_u8(msg, MRC_A_EV_STATE, note->state) ||
 	    (note->stev && nla_put_u32(msg, MRC_A_EV_FLOW_LABEL,
-				       mrc_ev_flow_label(v))))
+				       mrc_ev_flow_label(v))) ||
+	    (note->dropped && nla_put_u32(msg, MRC_A_EV_DROPPED,
+					  note->dropped)))
 		goto free;
 	nla_nest_end(msg, ev);
 	nla_nest_end(msg, evs);

@@ -505,6 +505,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		if (paths) {
 			mrc_ev_configure(qp, prof.min_active, prof.backups,
 					 prof.event_mask, prof.ev_format);
+			qp->evs->evprof_id = prof.evprof_id;
 			mrc_ev_install(qp, paths, prof.ev_count ?: mrc_ev_count,
 				       srv6);
 		}

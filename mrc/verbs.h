@@ -609,13 +609,17 @@ static inline bool mrc_resp_seen(const struct mrc_resp *r, u32 psn)
 }
 
 /*
- * An EV state change waiting for the events work: its value, new state and
- * whether the value has a flow label (STEV format).
+ * An EV state change waiting for the events work: its value, new state,
+ * whether the value has a flow label (STEV format), the EV profile of the
+ * set (ids fit 16 bits), and how many changes the full ring lost just
+ * before it (saturating: 12 bytes a note, 256 notes a QP).
  */
 struct mrc_ev_note {
 	u32 value;
 	u8 state;
 	bool stev;
+	u16 evprof_id;
+	u16 dropped;
 };
 
 /**
@@ -623,9 +627,11 @@ struct mrc_ev_note {
  * @work: sends them from process context, outside mrc_qp.lock
  * @head: oldest entry of @ev
  * @len: entries of @ev in use; a change that finds it full is not reported
+ *	but counted in @dropped, which the next note takes along
  * @qp_error: the QP went to the error state
  * @why: why it did (enum mrc_qp_error), when @qp_error
  * @dest_qpn: the peer's QP then
+ * @dropped: changes lost to a full ring since the last one recorded
  * @ev: ring of EV state changes, in the order they happened
  *
  * Filled under mrc_qp.lock, and only while the events group has listeners.
@@ -637,6 +643,7 @@ struct mrc_notes {
 	bool qp_error;
 	u8 why;
 	u32 dest_qpn;
+	u16 dropped;
 	struct mrc_ev_note ev[MRC_EV_NOTES];
 };
 

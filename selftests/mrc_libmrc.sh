@@ -10,6 +10,9 @@
 # - the controller group as root (mrc_api_test ctl): a port taken down through
 #   the API is down in mrcctl's view too, then up again; a format, an explicit EV
 #   and an NSCC profile made through the API read back the same through mrcctl;
+# - EV events (mrc_api_test events): a port taken down through the API wakes an
+#   event queue's channel with an ASSUMED_BAD event for each EV mrcctl shows
+#   assumed-bad on that plane, of the EV profile the QPs name, nothing lost;
 # - ownership: a QP's owner sets its MRC attributes without CAP_NET_ADMIN,
 #   another user gets EPERM and changes nothing;
 # - our example, a WRITE_IMM ping-pong through the API, its data checked;
@@ -67,7 +70,7 @@ echo >&9
 exec 9>&-
 wait "$ctl_pid"
 check "ctl group: exit status" "0" "$?"
-tap_ok "ctl group" "$(cat "$d/ctl")" 64
+tap_ok "ctl group" "$(cat "$d/ctl")" 61
 check "ctl: mrcctl sees plane 7 admin up again" "up" \
 	"$("$MRCCTL" -n "$H2" -j dev show "$MRC_DEV2" | jq -r '.[0].planes[7].admin')"
 # The profiles the controller group made through the API, as mrcctl shows them.
@@ -80,6 +83,32 @@ check "ctl: mrcctl shows the API's EV profile, EV 5 replaced" \
 	"$(c2 evprofile show 1)"
 check "ctl: mrcctl shows the API's CC profile (30.5 us kept as 31)" "online 20 31 120 800 500" \
 	"$(c2 -j ccprofile show 2 | jq -r '.[0] | "\(.state) \(.base_rtt_us) \(.target_delay_us) \(.qa_threshold_us) \(.gamma) \(.max_md_jump)"')"
+
+# ---- EV events through the API: port 8 down, the EVs it carried ASSUMED_BAD ------------
+mkfifo "$d/ev_in"
+ip netns exec "$H2" "$API" events "$MRC_DEV2" "$MRC_GID2" <"$d/ev_in" >"$d/ev" 2>&1 &
+ev_pid=$!
+exec 9>"$d/ev_in"
+wait_until 120 grep -q '^# port 8 down qpns ' "$d/ev"
+read -r qa qb < <(sed -n 's/^# port 8 down qpns //p' "$d/ev")
+# p7 FILTER: the plane-7 EVs of the two QPs, in mrcctl's view, through FILTER
+p7()
+{
+	c2 -j qp show dev "$MRC_DEV2" | jq -r --argjson a "${qa:-0}" --argjson b "${qb:-0}" \
+		"[.[] | select(.qpn == \$a or .qpn == \$b) | .evs[] | select(.plane == 7)] | $1"
+}
+p7_all_bad() { [ "$(p7 'length > 0 and all(.state == "assumed-bad")')" = true ]; }
+wait_until 60 p7_all_bad
+check "events: mrcctl shows every plane-7 EV of the two QPs assumed-bad" "0" "$?"
+sports=$(p7 '[.[].sport] | sort | map(tostring) | join(" ")')
+p7 length >&9
+exec 9>&-
+wait "$ev_pid"
+check "events group: exit status" "0" "$?"
+tap_ok "events group" "$(grep -v '^sport ' "$d/ev")" 22
+check_match "events: four or more plane-7 EVs" '^[0-9]+( [0-9]+){3,}$' "$sports"
+check "events: the events name the EVs mrcctl shows, by source port" "$sports" \
+	"$(sed -n 's/^sport //p' "$d/ev" | sort -n | tr '\n' ' ' | sed 's/ $//')"
 
 # ---- ownership ---------------------------------------------------------------------
 ip netns exec "$H2" "${nobody[@]}" "$API" hold "$MRC_DEV2" <"$d/in" >"$d/hold" 2>&1 &

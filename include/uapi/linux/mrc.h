@@ -329,6 +329,7 @@ enum mrc_ev_attr {
 	MRC_A_EV_SRV6_DA,		/* binary, 16 bytes: outer destination */
 	MRC_A_EV_SRV6_SEG,		/* binary, 16 bytes: the SRH's segment */
 	MRC_A_EV_FLOW_LABEL,		/* u32, STEV: outer IPv6 flow label */
+	MRC_A_EV_DROPPED,		/* u32, EV_EVENT: events lost before it */
 
 	__MRC_A_EV_MAX
 };

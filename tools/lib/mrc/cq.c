@@ -2,26 +2,42 @@
 /*
  * Completion channels and CQs: thin wrappers over their verbs objects, so
  * that a completion event hands back the API's CQ and its user context.
+ * A channel is an epoll set holding the verbs channel and the EV event
+ * queues bound to it (ctl_event.c), so that one fd wakes its owner for
+ * both; a CQ that is an EV event queue has no verbs CQ.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
+#include <sys/epoll.h>
 
 #include "internal.h"
 
 MRC_EXPORT int mrc_create_comp_channel(struct mrc_context *mrc_ctx,
 				       struct mrc_comp_channel **channel)
 {
+	struct epoll_event e = { .events = EPOLLIN, .data.ptr = NULL };
 	struct mrc_comp_channel *ch;
+	int err;
 
 	if (!mrc_ctx || !channel)
 		return mrc_fail(EINVAL);
 	ch = calloc(1, sizeof(*ch));
 	if (!ch)
 		return mrc_fail(ENOMEM);
+	ch->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (ch->epfd < 0) {
+		err = errno;
+		free(ch);
+		return mrc_fail(err);
+	}
 	ch->ch = ibv_create_comp_channel(mrc_ctx->vctx);
-	if (!ch->ch) {
-		int err = errno ?: ENOMEM;
-
+	if (!ch->ch || epoll_ctl(ch->epfd, EPOLL_CTL_ADD, ch->ch->fd, &e)) {
+		err = errno ?: ENOMEM;
+		if (ch->ch)
+			ibv_destroy_comp_channel(ch->ch);
+		close(ch->epfd);
 		free(ch);
 		return mrc_fail(err);
 	}
@@ -38,19 +54,26 @@ MRC_EXPORT int mrc_get_comp_channel_fd(struct mrc_comp_channel *channel,
 		errno = EINVAL;
 		return -1;
 	}
-	*fd = channel->ch->fd;
+	*fd = channel->epfd;
 	return 0;
 }
 
 MRC_EXPORT int mrc_destroy_comp_channel(struct mrc_comp_channel *channel)
 {
+	bool busy;
 	int ret;
 
 	if (!channel)
 		return mrc_err(EINVAL);
+	pthread_mutex_lock(&channel->ctx->lock);
+	busy = channel->nevq;
+	pthread_mutex_unlock(&channel->ctx->lock);
+	if (busy)
+		return mrc_err(EBUSY);
 	ret = ibv_destroy_comp_channel(channel->ch);
 	if (ret)
 		return mrc_err(ret);
+	close(channel->epfd);
 	mrc_ctx_put(channel->ctx);
 	free(channel);
 	return 0;
@@ -89,7 +112,7 @@ MRC_EXPORT struct mrc_cq *mrc_create_cq(struct mrc_context *mrc_ctx, int cqe,
 MRC_EXPORT int mrc_poll_cq(struct mrc_cq *cq, int num_entries,
 			   struct ibv_wc *wc)
 {
-	if (!cq || cq->ev_queue || num_entries < 0) {
+	if (!cq || cq->evq || num_entries < 0) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -102,9 +125,13 @@ MRC_EXPORT int mrc_destroy_cq(struct mrc_cq *cq)
 
 	if (!cq)
 		return mrc_err(EINVAL);
-	ret = ibv_destroy_cq(cq->cq);
-	if (ret)
-		return mrc_err(ret);
+	if (cq->evq) {
+		mrc_evq_destroy(cq);
+	} else {
+		ret = ibv_destroy_cq(cq->cq);
+		if (ret)
+			return mrc_err(ret);
+	}
 	mrc_ctx_put(cq->ctx);
 	free(cq);
 	return 0;
@@ -114,18 +141,40 @@ MRC_EXPORT int mrc_req_notify_cq(struct mrc_cq *cq, int solicited_only)
 {
 	if (!cq)
 		return mrc_err(EINVAL);
+	if (cq->evq)
+		return mrc_err(mrc_evq_arm(cq));
 	return ibv_req_notify_cq(cq->cq, solicited_only);
 }
 
 MRC_EXPORT int mrc_get_cq_event(struct mrc_comp_channel *channel,
 				struct mrc_cq **cq, void **cq_context)
 {
+	struct epoll_event e;
 	struct ibv_cq *vcq;
+	int n, flags;
 	void *ours;
 
 	if (!channel || !cq || !cq_context) {
 		errno = EINVAL;
 		return -1;
+	}
+	/* The fd the API handed out decides: O_NONBLOCK on it, no waiting. */
+	flags = fcntl(channel->epfd, F_GETFL);
+	do {
+		n = epoll_wait(channel->epfd, &e, 1,
+			       flags >= 0 && (flags & O_NONBLOCK) ? 0 : -1);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	if (!n) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (e.data.ptr) {
+		/* An event queue, disarmed until its next req_notify. */
+		*cq = e.data.ptr;
+		*cq_context = (*cq)->cq_context;
+		return 0;
 	}
 	if (ibv_get_cq_event(channel->ch, &vcq, &ours))
 		return -1;
@@ -136,6 +185,7 @@ MRC_EXPORT int mrc_get_cq_event(struct mrc_comp_channel *channel,
 
 MRC_EXPORT void mrc_ack_cq_events(struct mrc_cq *cq, unsigned int nevents)
 {
-	if (cq)
+	/* An event queue's events are not acknowledged. */
+	if (cq && !cq->evq)
 		ibv_ack_cq_events(cq->cq, nevents);
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The controller half: the device's controller attributes and its ports
- * (mrc's planes, port N being plane N - 1); profiles are ctl_profile.c's.
- * EV event queues and endpoint operations answer EOPNOTSUPP until their
- * kernel backing lands (Documentation/libmrc.md lists each and why).
+ * (mrc's planes, port N being plane N - 1); profiles are ctl_profile.c's,
+ * EV event queues ctl_event.c's.  Endpoint operations answer EOPNOTSUPP
+ * until their kernel backing lands (Documentation/libmrc.md says why).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -64,7 +64,8 @@ static int mrc_ctl_query(struct ibv_context *context, struct mrc_nl *nl,
 	a->cc.algorithms = (const char **)mrc_ctl_algorithms;
 	a->phy_port_mask = ((1u << info.nplanes) - 1) << 1;
 	a->opt_attr = MRC_CTL_OPT_CAP_EV_PROFILE_MODIFY_ONLINE |
-		      MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE;
+		      MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE |
+		      MRC_CTL_OPT_CAP_EV_EVENT;
 	return 0;
 }
 
@@ -164,26 +165,6 @@ MRC_EXPORT int mrc_ctl_modify_port(struct mrc_context *context,
 }
 
 /* ---- not backed yet: EOPNOTSUPP, as Documentation/libmrc.md says ------- */
-
-MRC_EXPORT struct mrc_cq *
-mrc_ctl_create_ev_event_cq(struct mrc_context *mrc_ctx, int cqe,
-			   void *cq_context, struct mrc_comp_channel *channel,
-			   int comp_vector)
-{
-	(void)mrc_ctx; (void)cqe; (void)cq_context; (void)channel;
-	(void)comp_vector;
-	errno = EOPNOTSUPP;
-	return NULL;
-}
-
-MRC_EXPORT int mrc_ctl_poll_ev_event(struct mrc_cq *ev_cq, int num_entries,
-				     struct mrc_ctl_ev_event *ev_event)
-{
-	(void)num_entries; (void)ev_event;
-	/* No event queue can exist yet: any CQ here is a wrong argument. */
-	(void)ev_cq;
-	return -EINVAL;
-}
 
 MRC_EXPORT int mrc_ctl_ep_batch_send_wait(struct mrc_context *mrc_ctx,
 					  uint8_t req_tc,

@@ -29,6 +29,7 @@ struct mrc_nl {
 	unsigned int portid;
 	unsigned int seq;
 	uint16_t family;
+	uint32_t events_group;		/* the family's "events" multicast group */
 	char buf[32768];		/* as large as any answer of the family */
 };
 
@@ -57,17 +58,31 @@ struct mrc_context {
 	unsigned int nobjs;		/* CQs, channels and QPs still alive */
 };
 
+/*
+ * The API's channel is an epoll set (its fd the one the API hands out): the
+ * verbs channel, with a NULL tag, and the sockets of the EV event queues
+ * bound to it, tagged with their mrc_cq, armed one-shot by req_notify.
+ */
 struct mrc_comp_channel {
 	struct mrc_context *ctx;
 	struct ibv_comp_channel *ch;
+	int epfd;
+	unsigned int nevq;		/* event queues bound, under ctx->lock */
+};
+
+/* An EV event queue: a socket in the family's "events" group. */
+struct mrc_evq {
+	struct mnl_socket *sock;
+	struct mrc_comp_channel *channel;
+	uint32_t drops_seen;		/* the socket's drop count, last read */
+	char buf[8192];
 };
 
 struct mrc_cq {
 	struct mrc_context *ctx;
-	struct ibv_cq *cq;
+	struct ibv_cq *cq;		/* NULL for an EV event queue */
 	void *cq_context;
-	/* An EV event queue (mrc_ctl_create_ev_event_cq()); never, so far. */
-	bool ev_queue;
+	struct mrc_evq *evq;		/* an EV event queue, else NULL */
 };
 
 struct mrc_qp_hint {
@@ -93,6 +108,9 @@ struct mrc_dev_info {
 
 int mrc_dev_info(struct mrc_nl *nl, const char *name,
 		 struct mrc_dev_info *info);
+/* ctl_event.c: the EV event queues mrc_destroy_cq() and req_notify reach. */
+void mrc_evq_destroy(struct mrc_cq *cq);
+int mrc_evq_arm(struct mrc_cq *cq);
 void mrc_put_versions(const uint32_t v[4], uint32_t *cur, uint32_t *last,
 		      uint32_t *vcur, uint32_t *vlast);
 void mrc_ctx_get(struct mrc_context *ctx);

@@ -12,13 +12,38 @@
 
 #include "internal.h"
 
+/* The "events" group's id, from one CTRL_ATTR_MCAST_GROUPS entry. */
+static void mrc_nl_group(const struct nlattr *grp, uint32_t *events)
+{
+	const struct nlattr *a, *name = NULL, *id = NULL;
+
+	mnl_attr_for_each_nested(a, grp) {
+		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME &&
+		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+			name = a;
+		else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
+			 mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+			id = a;
+	}
+	if (name && id && !strcmp(mnl_attr_get_str(name), MRC_GENL_MCGRP_EVENTS))
+		*events = mnl_attr_get_u32(id);
+}
+
 static int mrc_nl_family_cb(const struct nlattr *attr, void *data)
 {
-	uint16_t *family = data;
+	struct mrc_nl *nl = data;
+	const struct nlattr *grp;
 
-	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
-	    mnl_attr_validate(attr, MNL_TYPE_U16) == 0)
-		*family = mnl_attr_get_u16(attr);
+	switch (mnl_attr_get_type(attr)) {
+	case CTRL_ATTR_FAMILY_ID:
+		if (mnl_attr_validate(attr, MNL_TYPE_U16) == 0)
+			nl->family = mnl_attr_get_u16(attr);
+		break;
+	case CTRL_ATTR_MCAST_GROUPS:
+		mnl_attr_for_each_nested(grp, attr)
+			mrc_nl_group(grp, &nl->events_group);
+		break;
+	}
 	return MNL_CB_OK;
 }
 
@@ -70,7 +95,7 @@ int mrc_nl_open(struct mrc_nl *nl)
 
 	nlh = mrc_nl_put(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, MRC_GENL_NAME);
-	err = mrc_nl_talk(nl, nlh, mrc_nl_family_msg, &nl->family);
+	err = mrc_nl_talk(nl, nlh, mrc_nl_family_msg, nl);
 	if (!err && !nl->family)
 		err = EPROTO;
 	if (err) {

@@ -173,7 +173,7 @@ MRC_EXPORT struct mrc_qp *mrc_create_qp(struct mrc_context *mrc_ctx,
 	    !mrc_qp_attr->send_cq || !mrc_qp_attr->recv_cq ||
 	    mrc_qp_attr->send_cq->ctx != mrc_ctx ||
 	    mrc_qp_attr->recv_cq->ctx != mrc_ctx ||
-	    mrc_qp_attr->send_cq->ev_queue || mrc_qp_attr->recv_cq->ev_queue ||
+	    mrc_qp_attr->send_cq->evq || mrc_qp_attr->recv_cq->evq ||
 	    mrc_qp_attr->pd->context != mrc_ctx->vctx) {
 		errno = EINVAL;
 		return NULL;

@@ -11,12 +11,16 @@
  *                               last port taken down and back), format, EV
  *                               and CC profiles, the parts not backed yet
  *                               (EOPNOTSUPP)
+ *   mrc_api_test events DEV GIDX  EV events: a port taken down through the
+ *                               API, the ASSUMED_BAD events of the EVs it
+ *                               carried, through an event queue and channel
  *   mrc_api_test hold DEV       a QP whose MRC attributes its owner sets;
  *                               prints "qpn N", holds it until stdin closes
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +44,15 @@ static void check(int ok, const char *what, long got, long want)
 #define EQ(what, got, want) \
 	do { long g_ = (long)(got), w_ = (long)(want); \
 	     check(g_ == w_, what, g_, w_); } while (0)
+/* Re-arming while waiting: a failure is reported, success is not counted. */
+static void quiet(long got, long want, const char *what)
+{
+	if (got != want)
+		check(0, what, got, want);
+}
+
+#define EQ_QUIET(got, want)	quiet((long)(got), (want), #got)
+
 /* A call that fails: its return value and errno, both exact. */
 static void check_fail(const char *what, long got, int got_errno,
 		       long want, int want_errno, const char *ret_s,
@@ -87,7 +100,8 @@ struct end {
 };
 
 static int connect_qp(struct mrc_qp *qp, uint32_t dest, int gidx,
-		      union ibv_gid *gid, struct mrc_qp_hint *hint)
+		      union ibv_gid *gid, struct mrc_qp_hint *hint,
+		      uint64_t evprof)
 {
 	struct ibv_qp_attr v = {};
 	struct mrc_qp_attr m = {};
@@ -96,8 +110,10 @@ static int connect_qp(struct mrc_qp *qp, uint32_t dest, int gidx,
 	v.qp_state = IBV_QPS_INIT;
 	v.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
 	m.qp_hint = hint;
+	m.profile.ev_profile_id = evprof;
 	ret = mrc_modify_qp(qp, &v, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &m,
-			    hint ? MRC_QP_HINT : 0);
+			    (hint ? MRC_QP_HINT : 0) |
+			    (evprof ? MRC_QP_EV_PROFILE_ID : 0));
 	if (ret)
 		return ret;
 	memset(&v, 0, sizeof(v));
@@ -248,10 +264,10 @@ static void app(const char *name, int gidx)
 			    MRC_QP_EV_PROFILE_ID), ENOENT, ENOENT);
 
 	EQ("query_gid", ibv_query_gid(vctx, 1, gidx, &gid), 0);
-	EQ("QP a: RESET to RTS with MRC attributes", connect_qp(a.qp, b.qpn,
-								gidx, &gid, hint), 0);
-	EQ("QP b: RESET to RTS with MRC attributes", connect_qp(b.qp, a.qpn,
-								gidx, &gid, NULL), 0);
+	EQ("QP a: RESET to RTS with MRC attributes", connect_qp(a.qp, b.qpn, gidx,
+								&gid, hint, 0), 0);
+	EQ("QP b: RESET to RTS with MRC attributes", connect_qp(b.qp, a.qpn, gidx,
+								&gid, NULL, 0), 0);
 	FAILS("destroy_qp_hint while a QP names it", mrc_destroy_qp_hint(hint),
 	      -1, EBUSY);
 
@@ -528,7 +544,6 @@ static void ctl(const char *name)
 	struct ibv_context *vctx = open_dev(name);
 	struct mrc_ctl_device_attr da;
 	struct mrc_ctl_port_attr pa = {};
-	struct mrc_ctl_ev_event ev;
 	struct mrc_context *ctx;
 	uint32_t cur;
 	int supported = -1, last, nrsp = 0;
@@ -584,16 +599,167 @@ static void ctl(const char *name)
 							    MRC_CTL_PORT_ADMIN_STATE), -1, EINVAL);
 
 	profiles(ctx);
-	errno = 0;
-	EQ("create_ev_event_cq fails", mrc_ctl_create_ev_event_cq(ctx, 16, NULL,
-								  NULL, 0) == NULL, 1);
-	EQ("create_ev_event_cq: EOPNOTSUPP", errno, EOPNOTSUPP);
-	EQ("poll_ev_event without a queue: -EINVAL", mrc_ctl_poll_ev_event(NULL,
-									   1, &ev), -EINVAL);
 	FAILS("ep_batch_send_wait",
 	      mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE, NULL, 0,
 					 0, NULL, &nrsp), -1, EOPNOTSUPP);
 	EQ("destroy_context", mrc_destroy_context(ctx), 0);
+	ibv_close_device(vctx);
+}
+
+/* A 64 KiB WRITE from @qp to a buffer of its own PD, completed. */
+static int write_64k(struct mrc_qp *qp, struct mrc_cq *cq, struct ibv_pd *pd)
+{
+	static unsigned char buf[2][65536];
+	struct ibv_send_wr wr = {}, *bad;
+	struct ibv_sge sge;
+	struct ibv_mr *mr;
+	struct ibv_wc wc;
+	int n = 0, i;
+
+	mr = ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_WRITE);
+	if (!mr)
+		return -1;
+	sge.addr = (uintptr_t)buf[0];
+	sge.length = sizeof(buf[0]);
+	sge.lkey = mr->lkey;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_RDMA_WRITE;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.wr.rdma.remote_addr = (uintptr_t)buf[1];
+	wr.wr.rdma.rkey = mr->rkey;
+	if (mrc_post_send(qp, &wr, &bad))
+		n = -1;
+	for (i = 0; !n && i < 600000; i++) {
+		n = mrc_poll_cq(cq, 1, &wc);
+		if (!n)
+			usleep(100);
+	}
+	ibv_dereg_mr(mr);
+	return n == 1 && wc.status == IBV_WC_SUCCESS ? 0 : -1;
+}
+
+/*
+ * EV events through the API: an AUTO EV profile (3) reporting both
+ * transitions, two QPs of @name joined by loopback that name it, an event
+ * queue bound to a channel; port 8 taken down through the API must wake
+ * the channel and deliver an ASSUMED_BAD event for each EV of the QPs on
+ * plane 7.  The shell, which counts those EVs in mrcctl's view, sends the
+ * count on stdin; the EVs' source ports are printed for it to compare.
+ */
+static void event_group(const char *name, int gidx)
+{
+	struct ibv_context *vctx = open_dev(name);
+	struct mrc_ctl_ev_profile_attr ea = {};
+	struct mrc_ctl_port_attr pa = {};
+	struct mrc_qp_init_attr qi = {};
+	struct mrc_ctl_ev_event ev[64];
+	struct mrc_comp_channel *ch;
+	struct mrc_context *ctx;
+	struct mrc_cq *evq, *got, *cq;
+	struct pollfd pfd = {};
+	union ibv_gid gid;
+	struct mrc_qp *a, *b;
+	uint32_t qa, qb;
+	int want = -1, n = 0, i, bad = 0, tag = 7;
+	void *gctx;
+
+	ctx = mrc_create_context(vctx, NULL);
+	EQ("events: context", !!ctx, 1);
+	if (!ctx)
+		exit(1);
+	ea.profile_state = MRC_CTL_PROFILE_ONLINE;
+	ea.ev_mode = MRC_CTL_EV_MODE_AUTO;
+	ea.ev_count = 16;
+	ea.ev_event_mask = MRC_CTL_EV_GOOD | MRC_CTL_EV_ASSUMED_BAD;
+	EQ("events: EV profile 3, auto, 16 EVs, both events, online",
+	   mrc_ctl_modify_ev_profile(ctx, 3, &ea, MRC_CTL_EV_PROFILE_STATE |
+				     MRC_CTL_EV_PROFILE_MODE |
+				     MRC_CTL_EV_PROFILE_COUNT |
+				     MRC_CTL_EV_PROFILE_EVENT_MASK), 0);
+	EQ("events: channel", mrc_create_comp_channel(ctx, &ch), 0);
+	evq = mrc_ctl_create_ev_event_cq(ctx, 64, &tag, ch, 0);
+	EQ("events: event queue bound to the channel", !!evq, 1);
+	if (!evq)
+		exit(1);
+	EQ("events: poll_cq on an event queue: -1",
+	   mrc_poll_cq(evq, 1, NULL), -1);
+	EQ("events: poll_ev_event on an empty queue",
+	   mrc_ctl_poll_ev_event(evq, 64, ev), 0);
+	EQ("events: req_notify on the queue", mrc_req_notify_cq(evq, 0), 0);
+
+	cq = mrc_create_cq(ctx, 16, NULL, NULL, 0);
+	qi.send_cq = cq;
+	qi.recv_cq = cq;
+	qi.pd = ibv_alloc_pd(vctx);
+	qi.cap.max_send_wr = 4;
+	qi.cap.max_recv_wr = 4;
+	qi.cap.max_send_sge = 1;
+	qi.cap.max_recv_sge = 1;
+	a = mrc_create_qp(ctx, &qi);
+	b = mrc_create_qp(ctx, &qi);
+	EQ("events: two QPs", a && b && !mrc_get_qpn(a, &qa) &&
+	   !mrc_get_qpn(b, &qb), 1);
+	if (!a || !b)
+		exit(1);
+	EQ("events: query_gid", ibv_query_gid(vctx, 1, gidx, &gid), 0);
+	EQ("events: both QPs to RTS naming EV profile 3",
+	   connect_qp(a, qb, gidx, &gid, NULL, 3) ||
+	   connect_qp(b, qa, gidx, &gid, NULL, 3), 0);
+
+	pa.port_admin_state = MRC_CTL_PORT_ADMIN_DISABLED;
+	EQ("events: port 8 down through the API",
+	   mrc_ctl_modify_port(ctx, 8, &pa, MRC_CTL_PORT_ADMIN_STATE), 0);
+	/*
+	 * A QP finds a slot's plane down when its rotation reaches the slot:
+	 * 64 packets from each QP pass every slot of its 16.
+	 */
+	EQ("events: a 64 KiB WRITE from each QP after it",
+	   write_64k(a, cq, qi.pd) || write_64k(b, cq, qi.pd), 0);
+	EQ("events: channel fd", mrc_get_comp_channel_fd(ch, &pfd.fd), 0);
+	pfd.events = POLLIN;
+	EQ("events: the channel wakes", poll(&pfd, 1, 60000), 1);
+	EQ("events: get_cq_event names the event queue",
+	   !mrc_get_cq_event(ch, &got, &gctx) && got == evq && gctx == &tag, 1);
+	printf("# port 8 down qpns %u %u\n", qa, qb);
+	fflush(stdout);
+	if (scanf("%d", &want) != 1 || want < 1 || want > 64)
+		exit(3);
+	/* Every one of them: the shell saw them all ASSUMED_BAD already. */
+	for (i = 0; n < want && i < 600; i++) {
+		int k = mrc_ctl_poll_ev_event(evq, 64 - n, ev + n);
+
+		if (k < 0)
+			break;
+		n += k;
+		if (n < want) {
+			EQ_QUIET(mrc_req_notify_cq(evq, 0), 0);
+			if (poll(&pfd, 1, 100) == 1)
+				mrc_get_cq_event(ch, &got, &gctx);
+		}
+	}
+	EQ("events: as many as mrcctl shows assumed-bad on plane 7", n, want);
+	for (i = 0; i < n; i++) {
+		uint32_t sport = ev[i].ev.val[0] | ev[i].ev.val[1] << 8;
+
+		bad += ev[i].profile_id != 3 || ev[i].ev.port != 8 ||
+		       ev[i].state != MRC_CTL_EV_ASSUMED_BAD ||
+		       ev[i].drop_count;
+		printf("sport %u\n", sport);
+	}
+	EQ("events: each of profile 3, port 8, assumed-bad, nothing lost", bad, 0);
+	EQ("events: no more", mrc_ctl_poll_ev_event(evq, 64, ev), 0);
+
+	pa.port_admin_state = MRC_CTL_PORT_ADMIN_ENABLED;
+	EQ("events: port 8 up again",
+	   mrc_ctl_modify_port(ctx, 8, &pa, MRC_CTL_PORT_ADMIN_STATE), 0);
+	FAILS("events: destroy the channel while the queue is bound",
+	      mrc_destroy_comp_channel(ch), EBUSY, EBUSY);
+	EQ("events: destroy all",
+	   mrc_destroy_qp(a) || mrc_destroy_qp(b) || mrc_destroy_cq(cq) ||
+	   mrc_destroy_cq(evq) || mrc_destroy_comp_channel(ch) ||
+	   mrc_destroy_context(ctx), 0);
 	ibv_close_device(vctx);
 }
 
@@ -647,10 +813,12 @@ int main(int argc, char **argv)
 		app(argv[2], atoi(argv[3]));
 	} else if (argc == 3 && !strcmp(argv[1], "ctl")) {
 		ctl(argv[2]);
+	} else if (argc == 4 && !strcmp(argv[1], "events")) {
+		event_group(argv[2], atoi(argv[3]));
 	} else if (argc == 3 && !strcmp(argv[1], "hold")) {
 		hold(argv[2]);
 	} else {
-		fprintf(stderr, "usage: %s app DEV GIDX | ctl DEV | hold DEV\n",
+		fprintf(stderr, "usage: %s app DEV GIDX | ctl DEV | events DEV GIDX | hold DEV\n",
 			argv[0]);
 		return 2;
 	}
