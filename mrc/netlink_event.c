@@ -86,6 +86,16 @@ static size_t mrc_event_ev_size(void)
 	       nla_total_size(sizeof(u8));		/* MRC_A_EV_STATE */
 }
 
+/* An event that could not be sent: counted, like those the ring lost. */
+static void mrc_event_lost(struct mrc_qp *qp, const struct mrc_ev_note *note)
+{
+	struct mrc_notes *n = &qp->notes;
+
+	spin_lock_bh(&qp->lock);
+	n->dropped = min_t(u32, U16_MAX, n->dropped + note->dropped + 1);
+	spin_unlock_bh(&qp->lock);
+}
+
 static void mrc_event_send_ev(struct mrc_qp *qp,
 			      const struct mrc_ev_note *note)
 {
@@ -96,8 +106,10 @@ static void mrc_event_send_ev(struct mrc_qp *qp,
 	void *hdr;
 
 	msg = genlmsg_new(mrc_event_ev_size(), GFP_KERNEL);
-	if (!msg)
+	if (!msg) {
+		mrc_event_lost(qp, note);
 		return;
+	}
 	hdr = mrc_nl_event_put(msg, MRC_CMD_EV_EVENT);
 	if (!hdr || nla_put_string(msg, MRC_A_DEV_NAME, mdev->name))
 		goto free;
@@ -128,6 +140,7 @@ static void mrc_event_send_ev(struct mrc_qp *qp,
 	return;
 free:
 	nlmsg_free(msg);
+	mrc_event_lost(qp, note);
 }
 
 static size_t mrc_event_qp_size(void)

@@ -631,7 +631,8 @@ struct mrc_ev_note {
  * @qp_error: the QP went to the error state
  * @why: why it did (enum mrc_qp_error), when @qp_error
  * @dest_qpn: the peer's QP then
- * @dropped: changes lost to a full ring since the last one recorded
+ * @dropped: changes lost since the last one recorded: to a full ring, or
+ *	not sent for want of memory
  * @ev: ring of EV state changes, in the order they happened
  *
  * Filled under mrc_qp.lock, and only while the events group has listeners.

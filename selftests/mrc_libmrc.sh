@@ -70,7 +70,7 @@ echo >&9
 exec 9>&-
 wait "$ctl_pid"
 check "ctl group: exit status" "0" "$?"
-tap_ok "ctl group" "$(cat "$d/ctl")" 61
+tap_ok "ctl group" "$(cat "$d/ctl")" 67
 check "ctl: mrcctl sees plane 7 admin up again" "up" \
 	"$("$MRCCTL" -n "$H2" -j dev show "$MRC_DEV2" | jq -r '.[0].planes[7].admin')"
 # The profiles the controller group made through the API, as mrcctl shows them.

@@ -65,14 +65,20 @@ MRC_EXPORT int mrc_destroy_comp_channel(struct mrc_comp_channel *channel)
 
 	if (!channel)
 		return mrc_err(EINVAL);
+	/* No event queue may bind to it from here on (ctl_event.c). */
 	pthread_mutex_lock(&channel->ctx->lock);
 	busy = channel->nevq;
+	channel->dying = !busy;
 	pthread_mutex_unlock(&channel->ctx->lock);
 	if (busy)
 		return mrc_err(EBUSY);
 	ret = ibv_destroy_comp_channel(channel->ch);
-	if (ret)
+	if (ret) {
+		pthread_mutex_lock(&channel->ctx->lock);
+		channel->dying = false;
+		pthread_mutex_unlock(&channel->ctx->lock);
 		return mrc_err(ret);
+	}
 	close(channel->epfd);
 	mrc_ctx_put(channel->ctx);
 	free(channel);

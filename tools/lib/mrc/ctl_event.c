@@ -19,16 +19,21 @@
 
 #include "internal.h"
 
-/* The socket's drops so far (SK_MEMINFO_DROPS), 0 when unknown. */
-static uint32_t mrc_evq_drops(const struct mrc_evq *q)
+/*
+ * The socket's drops since the last call (SK_MEMINFO_DROPS); 0 when the
+ * counter cannot be read, which then leaves the last reading in place.
+ */
+static uint32_t mrc_evq_drops(struct mrc_evq *q)
 {
-	uint32_t mem[SK_MEMINFO_VARS] = { 0 };
+	uint32_t mem[SK_MEMINFO_VARS] = { 0 }, d;
 	socklen_t len = sizeof(mem);
 
 	if (getsockopt(mnl_socket_get_fd(q->sock), SOL_SOCKET, SO_MEMINFO,
 		       mem, &len) || len <= SK_MEMINFO_DROPS * sizeof(mem[0]))
 		return 0;
-	return mem[SK_MEMINFO_DROPS];
+	d = mem[SK_MEMINFO_DROPS] - q->drops_seen;
+	q->drops_seen = mem[SK_MEMINFO_DROPS];
+	return d;
 }
 
 MRC_EXPORT struct mrc_cq *
@@ -36,7 +41,6 @@ mrc_ctl_create_ev_event_cq(struct mrc_context *mrc_ctx, int cqe,
 			   void *cq_context, struct mrc_comp_channel *channel,
 			   int comp_vector)
 {
-	struct epoll_event e = { .events = 0 };
 	int group, size = 1 << 20, err;
 	struct mrc_evq *q;
 	struct mrc_cq *cq;
@@ -64,16 +68,20 @@ mrc_ctl_create_ev_event_cq(struct mrc_context *mrc_ctx, int cqe,
 	if (mnl_socket_setsockopt(q->sock, NETLINK_ADD_MEMBERSHIP, &group,
 				  sizeof(group)) < 0)
 		goto fail;		/* EPERM without CAP_NET_ADMIN */
-	q->drops_seen = mrc_evq_drops(q);
+	mrc_evq_drops(q);	/* from now on */
 	if (channel) {
-		e.data.ptr = cq;
-		if (epoll_ctl(channel->epfd, EPOLL_CTL_ADD,
-			      mnl_socket_get_fd(q->sock), &e))
-			goto fail;
-		q->channel = channel;
+		/* Joins the epoll set at its first arm: unarmed, it wakes nobody. */
 		pthread_mutex_lock(&mrc_ctx->lock);
-		channel->nevq++;
+		if (!channel->dying)
+			channel->nevq++;
+		else
+			channel = NULL;
 		pthread_mutex_unlock(&mrc_ctx->lock);
+		if (!channel) {
+			errno = EINVAL;
+			goto fail;
+		}
+		q->channel = channel;
 	}
 	cq->ctx = mrc_ctx;
 	cq->cq_context = cq_context;
@@ -96,8 +104,9 @@ void mrc_evq_destroy(struct mrc_cq *cq)
 	struct mrc_evq *q = cq->evq;
 
 	if (q->channel) {
-		epoll_ctl(q->channel->epfd, EPOLL_CTL_DEL,
-			  mnl_socket_get_fd(q->sock), NULL);
+		if (q->armed_once)
+			epoll_ctl(q->channel->epfd, EPOLL_CTL_DEL,
+				  mnl_socket_get_fd(q->sock), NULL);
 		pthread_mutex_lock(&cq->ctx->lock);
 		q->channel->nevq--;
 		pthread_mutex_unlock(&cq->ctx->lock);
@@ -115,9 +124,10 @@ int mrc_evq_arm(struct mrc_cq *cq)
 
 	if (!q->channel)
 		return EINVAL;
-	if (epoll_ctl(q->channel->epfd, EPOLL_CTL_MOD,
-		      mnl_socket_get_fd(q->sock), &e))
+	if (epoll_ctl(q->channel->epfd, q->armed_once ? EPOLL_CTL_MOD :
+		      EPOLL_CTL_ADD, mnl_socket_get_fd(q->sock), &e))
 		return errno;
+	q->armed_once = true;
 	return 0;
 }
 
@@ -182,7 +192,7 @@ MRC_EXPORT int mrc_ctl_poll_ev_event(struct mrc_cq *ev_cq, int num_entries,
 				     struct mrc_ctl_ev_event *ev_event)
 {
 	struct mrc_evq *q;
-	uint32_t dropped = 0, drops;
+	uint32_t dropped = 0;
 	int n = 0;
 
 	if (!ev_cq || !ev_cq->evq || num_entries < 0 ||
@@ -210,9 +220,7 @@ MRC_EXPORT int mrc_ctl_poll_ev_event(struct mrc_cq *ev_cq, int num_entries,
 					   &dropped))
 				continue;
 			/* Losses since the last one delivered go with it. */
-			drops = mrc_evq_drops(q);
-			ev_event[n].drop_count = dropped + (drops - q->drops_seen);
-			q->drops_seen = drops;
+			ev_event[n].drop_count = dropped + mrc_evq_drops(q);
 			dropped = 0;
 			n++;
 		}

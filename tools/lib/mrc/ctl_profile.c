@@ -69,7 +69,7 @@ static enum mrc_ctl_ev_fmt_mode mrc_ctl_fmt_from(uint8_t f)
 
 /* One kind of profile: its commands and attributes. */
 struct mrc_ctl_kind {
-	uint8_t get, new, set;
+	uint8_t get, new, set, del;
 	uint16_t nest, id, state;
 	unsigned int max;
 	const enum mnl_attr_data_type *types;
@@ -96,10 +96,10 @@ static int mrc_ctl_prof_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (mrc_nl_parse(nlh, NULL, tb, MRC_A_MAX, top) < 0 || !tb[p->k->nest])
 		return MNL_CB_ERROR;
-	if (mnl_attr_get_len(tb[p->k->nest]) + MNL_ATTR_HDRLEN > sizeof(p->buf))
+	/* nla_len counts the attribute's header too. */
+	if (mnl_attr_get_len(tb[p->k->nest]) > sizeof(p->buf))
 		return MNL_CB_ERROR;
-	memcpy(p->buf, tb[p->k->nest], mnl_attr_get_len(tb[p->k->nest]) +
-	       MNL_ATTR_HDRLEN);
+	memcpy(p->buf, tb[p->k->nest], mnl_attr_get_len(tb[p->k->nest]));
 	nest = (const struct nlattr *)p->buf;
 	if (mrc_nl_parse(NULL, nest, p->tb, p->k->max, p->k->types) < 0)
 		return MNL_CB_ERROR;
@@ -147,20 +147,33 @@ static struct nlmsghdr *mrc_ctl_prof_begin(struct mrc_context *ctx,
 	return nlh;
 }
 
-/* A new profile starts in INIT: the state it is asked for comes after. */
+/*
+ * A new profile starts in INIT: the state it is asked for comes after.
+ * When @created and that fails, the profile goes again, so that a refused
+ * call leaves nothing behind.
+ */
 static int mrc_ctl_prof_state(struct mrc_context *ctx,
 			      const struct mrc_ctl_kind *k, uint32_t id,
-			      uint8_t state)
+			      uint8_t state, bool created)
 {
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
+	int err;
 
 	nlh = mrc_nl_msg(&ctx->nl, k->set);
 	nest = mnl_attr_nest_start(nlh, k->nest);
 	mnl_attr_put_u32(nlh, k->id, id);
 	mnl_attr_put_u8(nlh, k->state, state);
 	mnl_attr_nest_end(nlh, nest);
-	return mrc_nl_talk(&ctx->nl, nlh, NULL, NULL);
+	err = mrc_nl_talk(&ctx->nl, nlh, NULL, NULL);
+	if (!err || !created)
+		return err;
+	nlh = mrc_nl_msg(&ctx->nl, k->del);
+	nest = mnl_attr_nest_start(nlh, k->nest);
+	mnl_attr_put_u32(nlh, k->id, id);
+	mnl_attr_nest_end(nlh, nest);
+	mrc_nl_talk(&ctx->nl, nlh, NULL, NULL);
+	return err;
 }
 
 /* The id the API gives, as the family's (1 to 65535). */
@@ -183,6 +196,7 @@ static const enum mnl_attr_data_type mrc_ctl_evfmt_types[MRC_A_EVFMT_MAX + 1] = 
 
 static const struct mrc_ctl_kind mrc_ctl_evfmt = {
 	MRC_CMD_EVFMT_GET, MRC_CMD_EVFMT_NEW, MRC_CMD_EVFMT_SET,
+	MRC_CMD_EVFMT_DEL,
 	MRC_A_EVFMT, MRC_A_EVFMT_ID, MRC_A_EVFMT_STATE, MRC_A_EVFMT_MAX,
 	mrc_ctl_evfmt_types,
 };
@@ -240,7 +254,7 @@ static int mrc_ctl_evfmt_modify(struct mrc_context *ctx, uint64_t ev_fmt_id,
 	if (err || !create || !(mask & MRC_CTL_EV_FMT_PROFILE_STATE) ||
 	    state == MRC_PROFILE_STATE_INIT)
 		return err;
-	return mrc_ctl_prof_state(ctx, &mrc_ctl_evfmt, id, state);
+	return mrc_ctl_prof_state(ctx, &mrc_ctl_evfmt, id, state, true);
 }
 
 MRC_EXPORT int
@@ -315,6 +329,7 @@ static const enum mnl_attr_data_type mrc_ctl_evprof_types[MRC_A_EVPROF_MAX + 1] 
 
 static const struct mrc_ctl_kind mrc_ctl_evprof = {
 	MRC_CMD_EVPROF_GET, MRC_CMD_EVPROF_NEW, MRC_CMD_EVPROF_SET,
+	MRC_CMD_EVPROF_DEL,
 	MRC_A_EVPROF, MRC_A_EVPROF_ID, MRC_A_EVPROF_STATE, MRC_A_EVPROF_MAX,
 	mrc_ctl_evprof_types,
 };
@@ -470,6 +485,9 @@ static int mrc_ctl_evprof_take(struct mrc_ctl_evprof *e,
 		e->given |= 1u << MRC_A_EVPROF_FMT_ID;
 	}
 	if (mask & MRC_CTL_EV_PROFILE_COUNT) {
+		/* Bounds the array REPLACE_EV fills, before the kernel sees it. */
+		if (!a->ev_count || a->ev_count > MRC_MAX_EVS)
+			return EINVAL;
 		e->ev_count = a->ev_count;
 		e->given |= 1u << MRC_A_EVPROF_EV_COUNT;
 	}
@@ -592,7 +610,7 @@ static int mrc_ctl_evprof_modify(struct mrc_context *ctx, uint64_t ev_id,
 	} else if (!(e->given & state_bit)) {
 		goto out;
 	}
-	err = mrc_ctl_prof_state(ctx, &mrc_ctl_evprof, id, e->state);
+	err = mrc_ctl_prof_state(ctx, &mrc_ctl_evprof, id, e->state, create);
 out:
 	free(e);
 	return err;
@@ -700,6 +718,7 @@ static const enum mnl_attr_data_type mrc_ctl_ccprof_types[MRC_A_CCPROF_MAX + 1] 
 
 static const struct mrc_ctl_kind mrc_ctl_ccprof = {
 	MRC_CMD_CCPROF_GET, MRC_CMD_CCPROF_NEW, MRC_CMD_CCPROF_SET,
+	MRC_CMD_CCPROF_DEL,
 	MRC_A_CCPROF, MRC_A_CCPROF_ID, MRC_A_CCPROF_STATE, MRC_A_CCPROF_MAX,
 	mrc_ctl_ccprof_types,
 };
@@ -792,7 +811,7 @@ static int mrc_ctl_ccprof_modify(struct mrc_context *ctx, uint64_t cc_id,
 	if (err || !create || !(mask & MRC_CTL_CC_PROFILE_STATE) ||
 	    state == MRC_PROFILE_STATE_INIT)
 		return err;
-	return mrc_ctl_prof_state(ctx, &mrc_ctl_ccprof, id, state);
+	return mrc_ctl_prof_state(ctx, &mrc_ctl_ccprof, id, state, true);
 }
 
 MRC_EXPORT int mrc_ctl_modify_cc_profile(struct mrc_context *mrc_ctx,

@@ -68,12 +68,14 @@ struct mrc_comp_channel {
 	struct ibv_comp_channel *ch;
 	int epfd;
 	unsigned int nevq;		/* event queues bound, under ctx->lock */
+	bool dying;			/* being destroyed, under ctx->lock */
 };
 
 /* An EV event queue: a socket in the family's "events" group. */
 struct mrc_evq {
 	struct mnl_socket *sock;
 	struct mrc_comp_channel *channel;
+	bool armed_once;		/* in the channel's epoll set */
 	uint32_t drops_seen;		/* the socket's drop count, last read */
 	char buf[8192];
 };

@@ -507,6 +507,25 @@ static void profiles(struct mrc_context *ctx)
 	      mrc_ctl_query_ev_profile(ctx, 1, &ea, MRC_CTL_EV_PROFILE_EV_OP),
 	      -1, EOPNOTSUPP);
 
+	/* A create whose state step is refused leaves nothing behind. */
+	memset(&ea, 0, sizeof(ea));
+	ea.profile_state = MRC_CTL_PROFILE_ONLINE;
+	ea.ev_mode = MRC_CTL_EV_MODE_EXP;
+	ea.ev_count = 4;
+	FAILS("a new exp EV profile put online without entries",
+	      mrc_ctl_modify_ev_profile(ctx, 9, &ea, MRC_CTL_EV_PROFILE_STATE |
+					MRC_CTL_EV_PROFILE_MODE |
+					MRC_CTL_EV_PROFILE_COUNT),
+	      -1, EINVAL);
+	FAILS("... and EV profile 9 is not left",
+	      mrc_ctl_query_ev_profile(ctx, 9, &ea,
+				       MRC_CTL_EV_PROFILE_CUR_STATE),
+	      -1, ENOENT);
+	ea.ev_count = 300;
+	FAILS("an EV profile of 300 EVs",
+	      mrc_ctl_modify_ev_profile(ctx, 9, &ea, MRC_CTL_EV_PROFILE_COUNT),
+	      -1, EINVAL);
+
 	ca.profile_state = MRC_CTL_PROFILE_ONLINE;
 	ca.algorithm = "uet-1.0-nscc";
 	ca.cc_config = &nscc;
