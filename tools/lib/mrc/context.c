@@ -20,6 +20,17 @@ int mrc_err(int err)
 	return err;
 }
 
+/* Provider bytes of hints, QPs and profiles: mrc takes none but zeros. */
+bool mrc_vendor_cfg_empty(const uint8_t *cfg, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (cfg[i])
+			return false;
+	return true;
+}
+
 int mrc_fail(int err)
 {
 	if (!err)

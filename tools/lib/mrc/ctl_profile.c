@@ -15,16 +15,6 @@
 
 #define MRC_CTL_NSCC "uet-1.0-nscc"
 
-static bool mrc_ctl_cfg_empty(const uint8_t *cfg)
-{
-	size_t i;
-
-	for (i = 0; i < MRC_CTL_MAX_VENDOR_CFG_SIZE; i++)
-		if (cfg[i])
-			return false;
-	return true;
-}
-
 static int mrc_ctl_state(enum mrc_ctl_profile_state s, uint8_t *out)
 {
 	switch (s) {
@@ -231,7 +221,8 @@ static int mrc_ctl_evfmt_modify(struct mrc_context *ctx, uint64_t ev_fmt_id,
 		err = EINVAL;
 	if (err)
 		return err;
-	if ((mask & MRC_CTL_EV_FMT_VENDOR_CFG) && !mrc_ctl_cfg_empty(a->vendor_cfg))
+	if ((mask & MRC_CTL_EV_FMT_VENDOR_CFG) &&
+	    !mrc_vendor_cfg_empty(a->vendor_cfg, sizeof(a->vendor_cfg)))
 		return EOPNOTSUPP;
 
 	nlh = mrc_ctl_prof_begin(ctx, &p, id, &create, &nest, &err);
@@ -571,7 +562,8 @@ static int mrc_ctl_evprof_modify(struct mrc_context *ctx, uint64_t ev_id,
 		return EINVAL;
 	if (mask & MRC_CTL_EV_PROFILE_EV_FIELDS_OP)
 		return EOPNOTSUPP;	/* generated EVs' fields: not yet */
-	if ((mask & MRC_CTL_EV_PROFILE_VENDOR_CFG) && !mrc_ctl_cfg_empty(a->vendor_cfg))
+	if ((mask & MRC_CTL_EV_PROFILE_VENDOR_CFG) &&
+	    !mrc_vendor_cfg_empty(a->vendor_cfg, sizeof(a->vendor_cfg)))
 		return EOPNOTSUPP;
 	err = mrc_ctl_id(ev_id, &id);
 	if (err)
@@ -788,7 +780,8 @@ static int mrc_ctl_ccprof_modify(struct mrc_context *ctx, uint64_t cc_id,
 	if ((mask & MRC_CTL_CC_PROFILE_ALGORITHM) &&
 	    (!a->algorithm || strcmp(a->algorithm, MRC_CTL_NSCC)))
 		return EOPNOTSUPP;
-	if ((mask & MRC_CTL_CC_PROFILE_VENDOR_CFG) && !mrc_ctl_cfg_empty(a->vendor_cfg))
+	if ((mask & MRC_CTL_CC_PROFILE_VENDOR_CFG) &&
+	    !mrc_vendor_cfg_empty(a->vendor_cfg, sizeof(a->vendor_cfg)))
 		return EOPNOTSUPP;
 
 	nlh = mrc_ctl_prof_begin(ctx, &p, id, &create, &nest, &err);

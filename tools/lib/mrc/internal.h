@@ -124,5 +124,6 @@ void mrc_ctx_put(struct mrc_context *ctx);
  */
 int mrc_err(int err);
 int mrc_fail(int err);
+bool mrc_vendor_cfg_empty(const uint8_t *cfg, size_t len);
 
 #endif /* _LIBMRC_INTERNAL_H */

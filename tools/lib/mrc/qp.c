@@ -35,16 +35,6 @@
 /* The API's largest ACK timeout, 17.2 s. */
 #define MRC_LIB_TIMEOUT_MAX	24
 
-static bool mrc_vendor_cfg_empty(const uint8_t *cfg, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (cfg[i])
-			return false;
-	return true;
-}
-
 MRC_EXPORT struct mrc_qp_hint *
 mrc_create_qp_hint(struct mrc_context *mrc_ctx,
 		   struct mrc_qp_hint_init_attr *init_attr)
